@@ -1,0 +1,34 @@
+# Two commands set everything up on a fresh machine with Python 3.11+: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cksum requirements.lock | cut -d' ' -f1)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run test lint format
+
+$(STAMP): requirements.lock
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==0.13.9
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.lock
+	rm -f $(VENV)/.installed-* && touch $@
+
+install: $(STAMP)
+
+run: install
+	MEMGOV_DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	MEMGOV_DEBUG=1 $(BIN)/python manage.py seed_demo
+	@echo "memgov: log in at http://$(HOST):$(PORT)/accounts/login/ as alice / memgov-demo"
+	MEMGOV_DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: install
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .

@@ -1,0 +1,21 @@
+"""Settings for the test suite: the production settings, with test-only secrets from the environment."""
+
+import base64
+import os
+
+os.environ.setdefault("MEMGOV_SECRET_KEY", "memgov-test-secret")
+# A fresh master key per run: tests must never depend on a key that lives in the repository.
+os.environ.setdefault("MEMGOV_MASTER_KEY", "1:" + base64.b64encode(os.urandom(32)).decode())
+os.environ.setdefault("MEMGOV_AUDIT_SIGNING_KEY", base64.b64encode(os.urandom(32)).decode())
+os.environ.setdefault("MEMGOV_ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
+
+from config.settings import *  # noqa: F403
+from config.settings import DATABASES, VAR_DIR
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+SESSION_COOKIE_SECURE = False
+CSRF_COOKIE_SECURE = False
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A file, not :memory:, so that threads and the raw-bytes tests see the real database file.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}

@@ -1,0 +1,116 @@
+"""Tenancy, people, agents and the tenant's versioned policy."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from governance.vocabulary import Role
+
+
+class Tenant(models.Model):
+    slug = models.SlugField(max_length=63, unique=True)
+    name = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        permissions = [
+            ("administer_tenant", "Approve rules, edit policy, manage agents and people"),
+            ("audit_tenant", "Search and export the tenant's audit log"),
+        ]
+
+    def __str__(self) -> str:
+        return self.slug
+
+
+class Team(models.Model):
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="teams")
+    slug = models.SlugField(max_length=63)
+    name = models.CharField(max_length=200)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tenant", "slug"], name="team_unique_slug")]
+
+    def __str__(self) -> str:
+        return f"{self.tenant.slug}/{self.slug}"
+
+
+MEMBERSHIP_ROLES = [
+    (Role.MEMBER.value, "Member"),
+    (Role.TEAM_OWNER.value, "Team owner"),
+    (Role.TENANT_ADMIN.value, "Tenant admin"),
+    (Role.COMPLIANCE_OFFICER.value, "Compliance officer"),
+]
+
+
+class Membership(models.Model):
+    """A person's place in a tenant. ``subject_id`` is the tenant's own id for them (memories' user_id)."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=32, choices=MEMBERSHIP_ROLES, default=Role.MEMBER.value)
+    subject_id = models.CharField(max_length=128)
+    teams = models.ManyToManyField(Team, through="TeamMembership", related_name="members")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tenant", "user"], name="membership_unique_user"),
+            models.UniqueConstraint(fields=["tenant", "subject_id"], name="membership_unique_subject"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.tenant} as {self.role}"
+
+
+class TeamMembership(models.Model):
+    team = models.ForeignKey(Team, on_delete=models.CASCADE)
+    membership = models.ForeignKey(Membership, on_delete=models.CASCADE)
+    is_owner = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["team", "membership"], name="teammembership_unique"),
+        ]
+
+
+class AgentClient(models.Model):
+    """A service account bound to one tenant. Only a hash of its API key is stored."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="agents")
+    name = models.CharField(max_length=100)
+    key_prefix = models.CharField(max_length=16, unique=True)
+    key_hash = models.CharField(max_length=64)
+    # Empty means every type/level the policy allows.
+    allowed_types = models.JSONField(default=list, blank=True)
+    allowed_levels = models.JSONField(default=list, blank=True)
+    can_export_audit = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tenant", "name"], name="agent_unique_name")]
+
+    def __str__(self) -> str:
+        return f"{self.tenant.slug}/{self.name}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+
+class PolicyVersion(models.Model):
+    """One immutable version of a tenant's governance policy; the newest is in force."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="policy_versions")
+    version = models.PositiveIntegerField()
+    document = models.JSONField()
+    reason = models.CharField(max_length=500, blank=True)
+    created_by = models.CharField(max_length=150)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tenant", "version"], name="policy_unique_version"),
+        ]
+        ordering = ["-version"]

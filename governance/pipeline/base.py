@@ -1,0 +1,165 @@
+"""The write pipeline's contract: what a stage receives, what it may annotate, how it stops.
+
+A stage is a small object with a ``name`` and ``run(ctx) -> ctx``. It either returns the context
+(annotated for the stages after it) or raises :class:`Stop` carrying the final :class:`Decision`.
+Stages never touch the database or settings: everything they need travels in the
+:class:`WriteContext` (the candidate, the actor, the tenant's policy snapshot, the existing memories
+of the same subject and scope, already decrypted by the caller).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Protocol
+
+from governance.vocabulary import DecisionKind, Level, MemoryType, Role, Sensitivity, SourceType
+
+
+@dataclass(frozen=True)
+class Scope:
+    level: Level
+    user_id: str = ""
+    team: str = ""
+    project: str = ""
+    session_id: str = ""
+    task_id: str = ""
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who the memory is written for/by, as the policy sees them."""
+
+    role: Role
+    user_id: str = ""
+    memory_paused: bool = False
+    session_opt_out: bool = False
+    # Teams this actor owns: a team_owner may propose rules for these teams only.
+    owned_teams: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Candidate:
+    content: str
+    scope: Scope
+    source_type: SourceType
+    type: MemoryType | None = None
+    source_message_id: str = ""
+    confidence: float = 1.0
+    sensitivity: Sensitivity | None = None  # declared by the agent; only ever raised by detection
+    expires_at: datetime | None = None  # requested; only ever shortens the policy's TTL
+
+
+@dataclass(frozen=True)
+class ExistingMemory:
+    """An active memory of the same subject and scope, decrypted by the caller for comparison."""
+
+    id: str
+    type: MemoryType
+    content: str
+    fingerprint: str
+    source_type: SourceType
+    confidence: float
+    scope: Scope
+
+
+@dataclass(frozen=True)
+class PolicySnapshot:
+    """The tenant's governance policy, immutable for the duration of one decision."""
+
+    version: int
+    # TTL in seconds per memory type; None means no expiry (user controlled).
+    ttl_by_type: Mapping[str, int | None]
+    # High-sensitivity content kept in session/task scope lives at most this long.
+    high_sensitivity_ttl: int = 3600
+    pending_confirmation_ttl: int = 7 * 24 * 3600
+    max_content_chars: int = 2000
+    min_inference_confidence: float = 0.5
+    max_unused_days: int = 180
+    purge_grace_days: int = 30
+
+
+@dataclass(frozen=True)
+class Decision:
+    kind: DecisionKind
+    reason_code: str
+    reason: str
+    type: MemoryType | None = None
+    sensitivity: Sensitivity = Sensitivity.LOW
+    entity_types: tuple[str, ...] = ()
+    expires_at: datetime | None = None
+    confirm_by: str | None = None  # "user" | "admin" for ask_confirmation
+    duplicate_of: str | None = None  # existing memory id, with deduplicated save
+    conflict_with: str | None = None  # existing memory id that contradicts the candidate
+    supersedes: str | None = None  # existing memory id that the new memory replaces
+    policy_version: int = 0
+
+    @property
+    def deduplicated(self) -> bool:
+        return self.duplicate_of is not None
+
+
+@dataclass(frozen=True)
+class WriteContext:
+    candidate: Candidate
+    actor: Actor
+    policy: PolicySnapshot
+    now: datetime
+    fingerprint: str  # keyed fingerprint of the normalized candidate content
+    existing: tuple[ExistingMemory, ...] = ()
+    # Annotations, filled in as the stages run.
+    type: MemoryType | None = None
+    sensitivity: Sensitivity = Sensitivity.LOW
+    entity_types: tuple[str, ...] = ()
+    transient: bool = False
+    provisional: DecisionKind | None = None
+    provisional_reason: tuple[str, str] = ("", "")
+    confirm_by: str | None = None
+    duplicate_of: str | None = None
+    conflict_with: str | None = None
+    supersedes: str | None = None
+    expires_at: datetime | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    def with_(self, **changes: object) -> WriteContext:
+        return replace(self, **changes)
+
+    def decide(self, kind: DecisionKind, reason_code: str, reason: str) -> Decision:
+        return Decision(
+            kind=kind,
+            reason_code=reason_code,
+            reason=reason,
+            type=self.type or self.candidate.type,
+            sensitivity=self.sensitivity,
+            entity_types=self.entity_types,
+            expires_at=self.expires_at,
+            confirm_by=self.confirm_by,
+            duplicate_of=self.duplicate_of,
+            conflict_with=self.conflict_with,
+            supersedes=self.supersedes,
+            policy_version=self.policy.version,
+        )
+
+
+class Stop(Exception):
+    """Raised by a stage to end the pipeline with a decision."""
+
+    def __init__(self, decision: Decision) -> None:
+        super().__init__(decision.reason_code)
+        self.decision = decision
+
+
+class InvalidCandidate(Exception):
+    """Rule 1: the candidate is malformed or out of the caller's rights; answered as a 4xx."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+class Stage(Protocol):
+    name: str
+
+    def run(self, ctx: WriteContext) -> WriteContext: ...

@@ -1,0 +1,64 @@
+"""The tenant's policy as data: loaded from its newest PolicyVersion into an immutable snapshot."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+
+from governance.models import PolicyVersion
+from governance.pipeline.base import PolicySnapshot
+from governance.vocabulary import MemoryType
+
+DEFAULT_POLICY_PATH = Path(settings.BASE_DIR) / "fixtures" / "default_policy.json"
+
+
+class PolicyDocumentError(ValueError):
+    """A policy document that can't be applied; the message names the field."""
+
+
+@cache
+def default_policy_document() -> dict[str, Any]:
+    return json.loads(DEFAULT_POLICY_PATH.read_text())
+
+
+def _positive_int(doc: dict[str, Any], name: str) -> int:
+    value = doc.get(name)
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise PolicyDocumentError(f"{name} must be a positive whole number")
+    return value
+
+
+def snapshot_from_document(document: dict[str, Any], *, version: int) -> PolicySnapshot:
+    ttl = document.get("ttl_by_type")
+    if not isinstance(ttl, dict):
+        raise PolicyDocumentError("ttl_by_type must map each memory type to seconds or null")
+    known = {t.value for t in MemoryType}
+    for type_name, seconds in ttl.items():
+        if type_name not in known:
+            raise PolicyDocumentError(f"ttl_by_type: unknown memory type {type_name!r}")
+        if seconds is not None and (not isinstance(seconds, int) or isinstance(seconds, bool) or seconds <= 0):
+            raise PolicyDocumentError(f"ttl_by_type.{type_name} must be positive seconds or null")
+    confidence = document.get("min_inference_confidence")
+    if not isinstance(confidence, int | float) or not 0 <= confidence <= 1:
+        raise PolicyDocumentError("min_inference_confidence must be between 0 and 1")
+    return PolicySnapshot(
+        version=version,
+        ttl_by_type={name: ttl.get(name) for name in known},
+        high_sensitivity_ttl=_positive_int(document, "high_sensitivity_ttl"),
+        pending_confirmation_ttl=_positive_int(document, "pending_confirmation_ttl"),
+        max_content_chars=min(_positive_int(document, "max_content_chars"), settings.MEMGOV_MAX_CONTENT_CHARS),
+        min_inference_confidence=float(confidence),
+        max_unused_days=_positive_int(document, "max_unused_days"),
+        purge_grace_days=_positive_int(document, "purge_grace_days"),
+    )
+
+
+def policy_snapshot_for_tenant(*, tenant_id: int) -> PolicySnapshot:
+    row = PolicyVersion.objects.filter(tenant_id=tenant_id).order_by("-version").first()
+    if row is None:
+        return snapshot_from_document(default_policy_document(), version=0)
+    return snapshot_from_document(row.document, version=row.version)

@@ -1,0 +1,54 @@
+"""Who is calling, and which memories they may touch. Missing and not-yours look the same (404)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.http import Http404, HttpRequest
+
+from governance.models import AgentClient, Membership
+from memories.api.auth import AgentPrincipal
+from memories.models import Memory
+from memories.selectors import memory_get
+
+
+@dataclass(frozen=True)
+class Caller:
+    tenant_id: int
+    actor: str
+    agent: AgentClient | None = None
+    # A person may only act on their own subject id; an agent acts for any subject of its tenant.
+    subject_id: str | None = None
+    membership: Membership | None = None
+
+    @property
+    def is_agent(self) -> bool:
+        return self.agent is not None
+
+
+def membership_for_user(user: object) -> Membership | None:
+    if not getattr(user, "is_authenticated", False) or isinstance(user, AgentPrincipal):
+        return None
+    return Membership.objects.select_related("tenant").filter(user=user).order_by("pk").first()
+
+
+def caller_for(request: HttpRequest) -> Caller:
+    user = request.user
+    if isinstance(user, AgentPrincipal):
+        return Caller(tenant_id=user.tenant_id, actor=user.label, agent=user.client)
+    membership = membership_for_user(user)
+    if membership is None:
+        raise Http404("no membership")
+    return Caller(
+        tenant_id=membership.tenant_id,
+        actor=f"user:{user.get_username()}",
+        subject_id=membership.subject_id,
+        membership=membership,
+    )
+
+
+def memory_for_caller(caller: Caller, memory_id: object) -> Memory:
+    memory = memory_get(tenant_id=caller.tenant_id, memory_id=memory_id, user_id=caller.subject_id)
+    if memory is None:
+        raise Http404("no such memory")
+    return memory

@@ -1,0 +1,119 @@
+"""Agent API for memory records: one small class per operation, each calling a service or selector."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import ValidationError
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from memories.access import caller_for, memory_for_caller
+from memories.api.serializers import (
+    MemoryListQuerySerializer,
+    MemoryOutSerializer,
+    MemoryPatchSerializer,
+    RollbackSerializer,
+)
+from memories.selectors import memory_list_active_for_subject
+from memories.services.records import (
+    MemoryStateError,
+    memory_delete,
+    memory_pause,
+    memory_resume,
+    memory_rollback,
+    memory_update,
+)
+
+
+def _state_error(exc: MemoryStateError) -> Response:
+    return Response({"error": "invalid_state", "detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+
+
+class MemoryListApi(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("user_id", str, required=True, description="the tenant's subject id")],
+        responses=MemoryOutSerializer(many=True),
+        summary="The active memories of a subject",
+    )
+    def get(self, request: Request) -> Response:
+        caller = caller_for(request)
+        query = MemoryListQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        user_id = query.validated_data["user_id"]
+        if caller.subject_id is not None and user_id != caller.subject_id:
+            raise Http404
+        memories = memory_list_active_for_subject(tenant_id=caller.tenant_id, user_id=user_id)
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(memories, request, view=self)
+        return paginator.get_paginated_response(MemoryOutSerializer(page, many=True).data)
+
+
+class MemoryDetailApi(APIView):
+    @extend_schema(responses=MemoryOutSerializer, summary="One memory")
+    def get(self, request: Request, memory_id: str) -> Response:
+        memory = memory_for_caller(caller_for(request), memory_id)
+        return Response(MemoryOutSerializer(memory).data)
+
+    @extend_schema(request=MemoryPatchSerializer, responses=MemoryOutSerializer, summary="Edit: a new version")
+    def patch(self, request: Request, memory_id: str) -> Response:
+        caller = caller_for(request)
+        memory = memory_for_caller(caller, memory_id)
+        data = MemoryPatchSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            memory = memory_update(
+                memory=memory,
+                actor=caller.actor,
+                content=data.validated_data.get("content"),
+                type=data.validated_data.get("type"),
+                reason=data.validated_data.get("reason", ""),
+            )
+        except MemoryStateError as exc:
+            return _state_error(exc)
+        return Response(MemoryOutSerializer(memory).data)
+
+    @extend_schema(responses={204: None}, summary="Delete: gone from every read at once")
+    def delete(self, request: Request, memory_id: str) -> Response:
+        caller = caller_for(request)
+        memory_delete(memory=memory_for_caller(caller, memory_id), actor=caller.actor)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MemoryPauseApi(APIView):
+    @extend_schema(request=None, responses=MemoryOutSerializer, summary="Stop injecting this memory")
+    def post(self, request: Request, memory_id: str) -> Response:
+        caller = caller_for(request)
+        try:
+            memory = memory_pause(memory=memory_for_caller(caller, memory_id), actor=caller.actor)
+        except MemoryStateError as exc:
+            return _state_error(exc)
+        return Response(MemoryOutSerializer(memory).data)
+
+
+class MemoryResumeApi(APIView):
+    @extend_schema(request=None, responses=MemoryOutSerializer, summary="Inject this memory again")
+    def post(self, request: Request, memory_id: str) -> Response:
+        caller = caller_for(request)
+        try:
+            memory = memory_resume(memory=memory_for_caller(caller, memory_id), actor=caller.actor)
+        except MemoryStateError as exc:
+            return _state_error(exc)
+        return Response(MemoryOutSerializer(memory).data)
+
+
+class MemoryRollbackApi(APIView):
+    @extend_schema(request=RollbackSerializer, responses=MemoryOutSerializer, summary="Restore an earlier version")
+    def post(self, request: Request, memory_id: str) -> Response:
+        caller = caller_for(request)
+        memory = memory_for_caller(caller, memory_id)
+        data = RollbackSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            memory = memory_rollback(memory=memory, to_version=data.validated_data["version"], actor=caller.actor)
+        except MemoryStateError as exc:
+            raise ValidationError({"version": [str(exc)]}) from exc
+        return Response(MemoryOutSerializer(memory).data)

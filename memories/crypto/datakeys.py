@@ -1,0 +1,132 @@
+"""Per-subject data keys: created on first use, wrapped by the master key, destroyed on erasure.
+
+A subject's key is ``(tenant, owner)`` where owner is the subject id, or "" for the tenant's shared
+scopes (team, project, tenant rules). Unwrapped keys are cached briefly in process memory; erasure
+clears the cache here and the key row everywhere, so other processes lose access within the TTL.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import threading
+import time
+
+from django.db import IntegrityError, transaction
+
+from memories.crypto.envelope import unwrap_key, wrap_key
+from memories.crypto.keyring import get_keyring
+
+_CACHE_SECONDS = 30.0
+_cache_lock = threading.Lock()
+_by_id: dict[int, tuple[float, bytes]] = {}
+_by_owner: dict[tuple[int, str], tuple[float, int, bytes]] = {}
+
+
+def _wrap_aad(tenant_id: int, owner: str) -> bytes:
+    return f"memgov|datakey|{tenant_id}|{owner}".encode()
+
+
+def _unwrap(row) -> bytes:  # row: memories.models.DataKey
+    keyring = get_keyring()
+    return unwrap_key(
+        bytes(row.wrapped_key),
+        master=keyring.get(row.master_key_version),
+        aad=_wrap_aad(row.tenant_id, row.owner),
+    )
+
+
+def data_key_for(*, tenant_id: int, owner: str) -> tuple[int, bytes]:
+    """The (id, key) that encrypts new values for this owner, creating the key on first use."""
+    from memories.models import DataKey
+
+    now = time.monotonic()
+    cached = _by_owner.get((tenant_id, owner))
+    if cached and now - cached[0] < _CACHE_SECONDS:
+        return cached[1], cached[2]
+    row = DataKey.objects.filter(tenant_id=tenant_id, owner=owner).first()
+    if row is None:
+        keyring = get_keyring()
+        key = os.urandom(32)
+        try:
+            with transaction.atomic():
+                row = DataKey.objects.create(
+                    tenant_id=tenant_id,
+                    owner=owner,
+                    wrapped_key=wrap_key(key, master=keyring.current, aad=_wrap_aad(tenant_id, owner)),
+                    master_key_version=keyring.current_version,
+                )
+        except IntegrityError:  # another writer created it first; use theirs
+            row = DataKey.objects.get(tenant_id=tenant_id, owner=owner)
+            key = _unwrap(row)
+    else:
+        key = _unwrap(row)
+    key_id = row.pk
+
+    def remember() -> None:
+        with _cache_lock:
+            _by_owner[(tenant_id, owner)] = (now, key_id, key)
+            _by_id[key_id] = (now, key)
+
+    # Only a committed key may be cached: a key row rolled back with its transaction must never be
+    # used again, or values sealed with it could not be opened.
+    transaction.on_commit(remember)
+    return key_id, key
+
+
+def data_key_by_id(key_id: int) -> bytes | None:
+    """The key with this id, or None when it was destroyed (crypto-shredded)."""
+    from memories.models import DataKey
+
+    now = time.monotonic()
+    cached = _by_id.get(key_id)
+    if cached and now - cached[0] < _CACHE_SECONDS:
+        return cached[1]
+    row = DataKey.objects.filter(pk=key_id).first()
+    if row is None:
+        return None
+    key = _unwrap(row)
+
+    def remember() -> None:
+        with _cache_lock:
+            _by_id[key_id] = (now, key)
+
+    transaction.on_commit(remember)
+    return key
+
+
+def fingerprint_key(*, tenant_id: int) -> bytes:
+    """A tenant-wide HMAC key for dedup fingerprints, derived from the tenant's shared data key."""
+    _, shared = data_key_for(tenant_id=tenant_id, owner="")
+    return hmac.new(shared, b"memgov|fingerprint|v1", hashlib.sha256).digest()
+
+
+def forget_cached_keys(*, tenant_id: int | None = None, owner: str | None = None) -> None:
+    with _cache_lock:
+        if tenant_id is None:
+            _by_id.clear()
+            _by_owner.clear()
+            return
+        entry = _by_owner.pop((tenant_id, owner or ""), None)
+        if entry:
+            _by_id.pop(entry[1], None)
+
+
+def rewrap_all() -> int:
+    """Re-wrap every data key under the newest master key version; returns how many changed."""
+    from memories.models import DataKey
+
+    keyring = get_keyring()
+    changed = 0
+    for row in DataKey.objects.exclude(master_key_version=keyring.current_version).iterator():
+        with transaction.atomic():
+            locked = DataKey.objects.select_for_update().get(pk=row.pk)
+            if locked.master_key_version == keyring.current_version:
+                continue
+            key = _unwrap(locked)
+            locked.wrapped_key = wrap_key(key, master=keyring.current, aad=_wrap_aad(locked.tenant_id, locked.owner))
+            locked.master_key_version = keyring.current_version
+            locked.save(update_fields=["wrapped_key", "master_key_version"])
+            changed += 1
+    return changed

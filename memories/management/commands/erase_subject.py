@@ -1,0 +1,24 @@
+import getpass
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from governance.models import Tenant
+from memories.services.subjects import subject_erase
+
+
+class Command(BaseCommand):
+    help = "Erase a subject: destroy their data key (crypto-shredding), purge their memories, write a receipt."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--tenant", required=True)
+        parser.add_argument("--user-id", required=True, dest="user_id")
+
+    def handle(self, *args: object, tenant: str, user_id: str, **options: object) -> None:
+        tenant_row = Tenant.objects.filter(slug=tenant).first()
+        if tenant_row is None:
+            raise CommandError(f"no tenant {tenant!r}")
+        receipt = subject_erase(tenant_id=tenant_row.pk, user_id=user_id, actor=f"cli:{getpass.getuser()}")
+        self.stdout.write(
+            f"erasure receipt {receipt.id}: {receipt.memories_erased} memories, {receipt.versions_erased} versions, "
+            f"data key {'destroyed' if receipt.key_destroyed else 'did not exist'}"
+        )

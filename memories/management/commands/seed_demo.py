@@ -1,0 +1,220 @@
+"""Idempotent demo data: tenants demo and acme, a person for every role, a few memories of each type."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from governance.models import AgentClient, Membership, Team, Tenant
+from governance.pipeline.base import Scope
+from governance.services.tenancy import (
+    agent_key_create,
+    agent_key_rotate,
+    membership_set,
+    team_create,
+    team_member_add,
+    tenant_create,
+    user_create,
+)
+from governance.vocabulary import Level, Role
+from memories.api.auth import client_for_key
+from memories.models import Memory
+from memories.services.records import NewMemory, memory_create
+
+DEMO_PASSWORD = "memgov-demo"
+ACTOR = "system:seed_demo"
+
+PEOPLE = {
+    "demo": [
+        ("alice", Role.MEMBER, "ai-platform", False),
+        ("bob", Role.MEMBER, "ai-platform", False),
+        ("carol", Role.TENANT_ADMIN, "ai-platform", True),
+        ("dave", Role.COMPLIANCE_OFFICER, None, False),
+    ],
+    "acme": [("erin", Role.MEMBER, None, False)],
+}
+
+# (tenant, key, scope, type, content, source, sensitivity)
+MEMORIES = [
+    (
+        "demo",
+        "alice-pref-zh",
+        Scope(Level.USER, user_id="alice"),
+        "user_preference",
+        "用户偏好中文、分步骤、带检查清单的回答。",
+        "explicit_user_confirmation",
+        "low",
+    ),
+    (
+        "demo",
+        "alice-pref-tables",
+        Scope(Level.USER, user_id="alice"),
+        "user_preference",
+        "Prefers Markdown tables when comparing options.",
+        "explicit_user_request",
+        "low",
+    ),
+    (
+        "demo",
+        "alice-profile",
+        Scope(Level.USER, user_id="alice"),
+        "user_profile",
+        "Maintains the dispatch-docs documentation site as a backend engineer.",
+        "explicit_user_request",
+        "medium",
+    ),
+    (
+        "demo",
+        "alice-constraint",
+        Scope(Level.USER, user_id="alice"),
+        "constraint",
+        "Never deploy to production without a code review.",
+        "explicit_user_request",
+        "low",
+    ),
+    (
+        "demo",
+        "alice-project-rule",
+        Scope(Level.PROJECT, user_id="alice", project="dispatch-docs"),
+        "project_rule",
+        "After changing AI Wiki content, update docs/changelog.md.",
+        "explicit_user_request",
+        "low",
+    ),
+    (
+        "demo",
+        "alice-task",
+        Scope(Level.TASK, user_id="alice", task_id="task-wiki-42"),
+        "task_state",
+        "任务进度：已补充 AI Wiki 概览，下一步补充记忆治理章节。",
+        "task_state_machine",
+        "low",
+    ),
+    (
+        "demo",
+        "alice-session",
+        Scope(Level.SESSION, user_id="alice", session_id="sess-demo-1"),
+        "temporary_context",
+        "This session is about the annual offsite budget.",
+        "user_statement",
+        "low",
+    ),
+    (
+        "demo",
+        "bob-pref",
+        Scope(Level.USER, user_id="bob"),
+        "user_preference",
+        "Likes short answers with a TL;DR line first.",
+        "explicit_user_request",
+        "low",
+    ),
+    (
+        "demo",
+        "bob-correction",
+        Scope(Level.USER, user_id="bob"),
+        "correction",
+        "Bob's region is EU, not US.",
+        "human_agent_correction",
+        "low",
+    ),
+    (
+        "demo",
+        "team-rule",
+        Scope(Level.TEAM, team="ai-platform"),
+        "organization_rule",
+        "Pull requests must include a screenshot of the passing tests.",
+        "admin_console",
+        "low",
+    ),
+    (
+        "acme",
+        "erin-pref",
+        Scope(Level.USER, user_id="erin"),
+        "user_preference",
+        "Prefers answers in English with code samples in TypeScript.",
+        "explicit_user_request",
+        "low",
+    ),
+]
+
+
+class Command(BaseCommand):
+    help = "Create (or bring up to date) the demo tenants, people, memories and agent keys. Idempotent."
+
+    def handle(self, *args: object, **options: object) -> None:
+        with transaction.atomic():
+            tenants = {slug: self._tenant(slug) for slug in PEOPLE}
+            for slug, people in PEOPLE.items():
+                for username, role, team_slug, owner in people:
+                    self._person(tenants[slug], username, role, team_slug, owner)
+            for tenant_slug, key, scope, type_, content, source, sensitivity in MEMORIES:
+                self._memory(tenants[tenant_slug], key, scope, type_, content, source, sensitivity)
+        keys = {slug: self._agent_key(tenant) for slug, tenant in tenants.items()}
+        self.stdout.write(
+            "Demo people (password memgov-demo): alice, bob (members of ai-platform), "
+            "carol (tenant admin), dave (compliance officer) in 'demo'; erin (member) in 'acme'."
+        )
+        for slug, key in keys.items():
+            self.stdout.write(f"agent key for tenant {slug}: {key}")
+
+    def _tenant(self, slug: str) -> Tenant:
+        return Tenant.objects.filter(slug=slug).first() or tenant_create(
+            slug=slug, name=f"{slug.title()} (demo)", actor=ACTOR
+        )
+
+    def _person(self, tenant: Tenant, username: str, role: Role, team_slug: str | None, owner: bool) -> None:
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            user = user_create(username=username, password=DEMO_PASSWORD)
+        membership = Membership.objects.filter(tenant=tenant, user=user).first()
+        if membership is None or membership.role != role:
+            membership = membership_set(tenant=tenant, user=user, role=role, actor=ACTOR)
+        if team_slug:
+            team = Team.objects.filter(tenant=tenant, slug=team_slug).first() or team_create(
+                tenant=tenant, slug=team_slug, name="AI Platform", actor=ACTOR
+            )
+            if not membership.teammembership_set.filter(team=team, is_owner=owner).exists():
+                team_member_add(team=team, membership=membership, is_owner=owner, actor=ACTOR)
+
+    def _memory(self, tenant: Tenant, key: str, scope: Scope, type_: str, content: str, source: str, sens: str) -> None:
+        message_id = f"seed-{key}"
+        if Memory.objects.filter(tenant=tenant, source_message_id=message_id).exists():
+            return
+        memory_create(
+            tenant_id=tenant.pk,
+            new=NewMemory(
+                scope=scope,
+                type=type_,
+                content=content,
+                source_type=source,
+                source_message_id=message_id,
+                confidence=0.95,
+                sensitivity=sens,
+                reason_code="seeded",
+                reason="Demo data created by seed_demo.",
+            ),
+            actor=ACTOR,
+        )
+
+    def _agent_key(self, tenant: Tenant) -> str:
+        """The demo agent's key, kept in var/ so that running seed_demo again prints the same key."""
+        path = Path(settings.VAR_DIR) / "demo-agent-keys.json"
+        known = json.loads(path.read_text()) if path.exists() else {}
+        key = known.get(tenant.slug)
+        client = AgentClient.objects.filter(tenant=tenant, name="demo-agent").first()
+        if key and client and client_for_key(key) == client:
+            return key
+        if client is not None:
+            _, key = agent_key_rotate(client=client, actor=ACTOR)
+        else:
+            _, key = agent_key_create(tenant=tenant, name="demo-agent", actor=ACTOR)
+        known[tenant.slug] = key
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(known, indent=2))
+        path.chmod(0o600)
+        return key

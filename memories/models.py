@@ -1,0 +1,169 @@
+"""The data people own: memory records, their versions, confirmations, subjects and their keys."""
+
+from __future__ import annotations
+
+from django.db import models
+
+from governance.models import AgentClient, Tenant
+from governance.vocabulary import Level, MemoryType, Sensitivity, SourceType, Status
+from memories.crypto import EncryptedTextField
+from memories.ids import new_id
+
+
+def _choices(enum: type) -> list[tuple[str, str]]:
+    return [(member.value, member.value) for member in enum]
+
+
+class Subject(models.Model):
+    """A tenant's subject (the person memories are about), who needs no login of their own."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="subjects")
+    user_id = models.CharField(max_length=128)
+    memory_paused = models.BooleanField(default=False)
+    # Bumped on every change to the subject's memories; lifecycle jobs skip subjects with no change.
+    changed_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tenant", "user_id"], name="subject_unique")]
+
+
+class SessionOptOut(models.Model):
+    """The person said "don't save this session"."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE)
+    user_id = models.CharField(max_length=128)
+    session_id = models.CharField(max_length=128)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tenant", "user_id", "session_id"], name="optout_unique"),
+        ]
+
+
+class DataKey(models.Model):
+    """A per-subject AES key, wrapped by the master key. Deleting the row crypto-shreds the subject."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE)
+    owner = models.CharField(max_length=128, blank=True)  # subject id, or "" for shared scopes
+    wrapped_key = models.BinaryField()
+    master_key_version = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tenant", "owner"], name="datakey_unique_owner")]
+
+
+class Memory(models.Model):
+    id = models.UUIDField(primary_key=True, default=new_id, editable=False)
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="memories")
+    # Scope (§12.1): who may read it.
+    level = models.CharField(max_length=16, choices=_choices(Level))
+    user_id = models.CharField(max_length=128, blank=True)
+    team = models.CharField(max_length=63, blank=True)
+    project = models.CharField(max_length=128, blank=True)
+    session_id = models.CharField(max_length=128, blank=True)
+    task_id = models.CharField(max_length=128, blank=True)
+
+    type = models.CharField(max_length=32, choices=_choices(MemoryType))
+    content = EncryptedTextField()
+    fingerprint = models.CharField(max_length=64)
+    source_type = models.CharField(max_length=32, choices=_choices(SourceType))
+    source_message_id = models.CharField(max_length=128, blank=True)
+    confidence = models.FloatField(default=1.0)
+    sensitivity = models.CharField(max_length=16, choices=_choices(Sensitivity), default="low")
+    entity_types = models.JSONField(default=list, blank=True)
+    retention_policy = models.CharField(max_length=32, default="user_controlled")
+    expires_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=24, choices=_choices(Status), default=Status.ACTIVE.value)
+    version = models.PositiveIntegerField(default=1)
+
+    # Why it was kept: the pipeline's decision (fixed texts, never content).
+    reason_code = models.CharField(max_length=48, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+    policy_version = models.PositiveIntegerField(default=0)
+
+    agent = models.ForeignKey(AgentClient, null=True, blank=True, on_delete=models.SET_NULL)
+    created_by = models.CharField(max_length=160)
+    reviewed_by = models.CharField(max_length=160, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    use_count = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["tenant", "user_id", "status"], name="memory_subject_status"),
+            models.Index(fields=["tenant", "level", "status"], name="memory_level_status"),
+            models.Index(fields=["tenant", "fingerprint"], name="memory_fingerprint"),
+            models.Index(fields=["status", "expires_at"], name="memory_expiry"),
+        ]
+
+    def encryption_owner(self) -> str:
+        return self.user_id
+
+    def __str__(self) -> str:  # never the content
+        return f"memory {self.id} ({self.type}, {self.status})"
+
+
+class MemoryVersion(models.Model):
+    """Every version of a memory, the current one included: history, rollback, who and why."""
+
+    id = models.UUIDField(primary_key=True, default=new_id, editable=False)
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE)
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="versions")
+    version = models.PositiveIntegerField()
+    content = EncryptedTextField()
+    type = models.CharField(max_length=32, choices=_choices(MemoryType))
+    sensitivity = models.CharField(max_length=16, choices=_choices(Sensitivity))
+    change = models.CharField(max_length=32)  # created | edited | rolled_back | superseded …
+    change_reason = EncryptedTextField(null=True, blank=True)
+    changed_by = models.CharField(max_length=160)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["memory", "version"], name="memoryversion_unique"),
+        ]
+        ordering = ["-version"]
+
+    def encryption_owner(self) -> str:
+        return self.memory.user_id
+
+
+class Confirmation(models.Model):
+    """A pending memory waiting for its subject (confirm_by=user) or another admin (confirm_by=admin)."""
+
+    class State(models.TextChoices):
+        PENDING = "pending"
+        ACCEPTED = "accepted"
+        DECLINED = "declined"
+        EXPIRED = "expired"
+
+    id = models.UUIDField(primary_key=True, default=new_id, editable=False)
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE)
+    memory = models.OneToOneField(Memory, on_delete=models.CASCADE, related_name="confirmation")
+    confirm_by = models.CharField(max_length=8)  # user | admin
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    requested_by = models.CharField(max_length=160)
+    expires_at = models.DateTimeField()
+    decided_by = models.CharField(max_length=160, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["tenant", "state"], name="confirmation_state")]
+
+
+class ErasureReceipt(models.Model):
+    """Proof that a subject was erased: what, when, by whom. No content, no key material."""
+
+    id = models.UUIDField(primary_key=True, default=new_id, editable=False)
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE)
+    user_id = models.CharField(max_length=128)
+    erased_by = models.CharField(max_length=160)
+    memories_erased = models.PositiveIntegerField()
+    versions_erased = models.PositiveIntegerField()
+    key_destroyed = models.BooleanField()
+    created_at = models.DateTimeField(auto_now_add=True)

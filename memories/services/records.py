@@ -1,0 +1,256 @@
+"""Memory record services: the only code that creates or changes memories and their versions.
+
+Each function is one action: it runs in a transaction and writes its audit event in that same
+transaction, so a change and its record in the log land together or not at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from audit.events import Event
+from audit.services import audit_record
+from governance.models import AgentClient
+from governance.pipeline.base import Scope
+from governance.vocabulary import Status
+from memories.fingerprints import content_fingerprint
+from memories.models import Memory, MemoryVersion, Subject
+
+# Statuses a person or agent may still change; deleted/expired memories are final.
+MUTABLE_STATUSES = frozenset({Status.ACTIVE, Status.PAUSED, Status.PENDING_CONFIRMATION, Status.PENDING_APPROVAL})
+
+
+class MemoryStateError(ValueError):
+    """The memory's status doesn't allow this change (e.g. resuming a deleted memory)."""
+
+
+@dataclass(frozen=True)
+class NewMemory:
+    scope: Scope
+    type: str
+    content: str
+    source_type: str
+    source_message_id: str = ""
+    confidence: float = 1.0
+    sensitivity: str = "low"
+    entity_types: tuple[str, ...] = ()
+    expires_at: datetime | None = None
+    status: str = Status.ACTIVE.value
+    retention_policy: str = "user_controlled"
+    reason_code: str = ""
+    reason: str = ""
+    policy_version: int = 0
+
+
+def touch_subject(*, tenant_id: int, user_id: str) -> None:
+    """Mark the subject changed so watermark-based jobs revisit it."""
+    if not user_id:
+        return
+    updated = Subject.objects.filter(tenant_id=tenant_id, user_id=user_id).update(changed_at=timezone.now())
+    if not updated:
+        Subject.objects.get_or_create(tenant_id=tenant_id, user_id=user_id)
+
+
+def _audit_memory(memory: Memory, *, event: Event, actor: str, **extra: object) -> None:
+    audit_record(
+        tenant_id=memory.tenant_id,
+        event=event,
+        actor=actor,
+        memory_id=memory.id,
+        memory_type=memory.type,
+        scope=memory.level,
+        subject_id=memory.user_id,
+        sensitivity=memory.sensitivity,
+        source_message_id=memory.source_message_id,
+        agent_version=memory.agent.name if memory.agent_id else "",
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+def _add_version(memory: Memory, *, change: str, actor: str, reason: str = "") -> MemoryVersion:
+    return MemoryVersion.objects.create(
+        tenant_id=memory.tenant_id,
+        memory=memory,
+        version=memory.version,
+        content=memory.content,
+        type=memory.type,
+        sensitivity=memory.sensitivity,
+        change=change,
+        change_reason=reason or None,
+        changed_by=actor,
+    )
+
+
+@transaction.atomic
+def memory_create(
+    *, tenant_id: int, new: NewMemory, actor: str, agent: AgentClient | None = None, audit: bool = True
+) -> Memory:
+    """Store a memory (active or pending) with its first version.
+
+    ``audit=False`` is for the write pipeline, which records its own, richer decision events in the
+    same transaction.
+    """
+    scope = new.scope
+    memory = Memory(
+        tenant_id=tenant_id,
+        level=scope.level,
+        user_id=scope.user_id,
+        team=scope.team,
+        project=scope.project,
+        session_id=scope.session_id,
+        task_id=scope.task_id,
+        type=new.type,
+        fingerprint=content_fingerprint(tenant_id=tenant_id, content=new.content),
+        source_type=new.source_type,
+        source_message_id=new.source_message_id,
+        confidence=new.confidence,
+        sensitivity=new.sensitivity,
+        entity_types=list(new.entity_types),
+        retention_policy=new.retention_policy,
+        expires_at=new.expires_at,
+        status=new.status,
+        reason_code=new.reason_code,
+        reason=new.reason,
+        policy_version=new.policy_version,
+        agent=agent,
+        created_by=actor,
+    )
+    memory.content = new.content
+    memory.save(force_insert=True)
+    _add_version(memory, change="created", actor=actor)
+    touch_subject(tenant_id=tenant_id, user_id=scope.user_id)
+    if audit:
+        event = Event.MEMORY_WRITE_APPROVED if new.status == Status.ACTIVE else Event.MEMORY_WRITE_REQUESTED
+        _audit_memory(memory, event=event, actor=actor, policy_version=new.policy_version)
+    return memory
+
+
+def _lock(memory: Memory) -> Memory:
+    return Memory.objects.select_for_update().select_related("agent").get(pk=memory.pk, tenant_id=memory.tenant_id)
+
+
+@transaction.atomic
+def memory_update(
+    *,
+    memory: Memory,
+    actor: str,
+    content: str | None = None,
+    type: str | None = None,
+    sensitivity: str | None = None,
+    reason: str = "",
+    change: str = "edited",
+) -> Memory:
+    """Change a memory's content or type: a new version, the earlier ones kept for history."""
+    memory = _lock(memory)
+    if memory.status not in MUTABLE_STATUSES:
+        raise MemoryStateError(f"a {memory.status} memory can't be edited")
+    fields = ["version", "updated_at"]
+    if content is not None:
+        memory.content = content
+        memory.fingerprint = content_fingerprint(tenant_id=memory.tenant_id, content=content)
+        fields += ["content", "fingerprint"]
+    if type is not None:
+        memory.type = type
+        fields.append("type")
+    if sensitivity is not None:
+        memory.sensitivity = sensitivity
+        fields.append("sensitivity")
+    memory.version += 1
+    memory.save(update_fields=fields)
+    _add_version(memory, change=change, actor=actor, reason=reason)
+    touch_subject(tenant_id=memory.tenant_id, user_id=memory.user_id)
+    _audit_memory(
+        memory, event=Event.MEMORY_UPDATED, actor=actor, details={"version": memory.version, "change": change}
+    )
+    return memory
+
+
+@transaction.atomic
+def memory_rollback(*, memory: Memory, to_version: int, actor: str) -> Memory:
+    """Make an earlier version current again, as a new version (history is never rewritten)."""
+    target = MemoryVersion.objects.filter(memory_id=memory.pk, tenant_id=memory.tenant_id, version=to_version).first()
+    if target is None:
+        raise MemoryStateError(f"version {to_version} does not exist")
+    memory = memory_update(
+        memory=memory,
+        actor=actor,
+        content=target.content,
+        type=target.type,
+        sensitivity=target.sensitivity,
+        change="rolled_back",
+    )
+    _audit_memory(
+        memory,
+        event=Event.MEMORY_ROLLED_BACK,
+        actor=actor,
+        details={"to_version": to_version, "version": memory.version},
+    )
+    return memory
+
+
+def _set_status(memory: Memory, *, status: Status, allowed_from: Iterable[Status], event: Event, actor: str) -> Memory:
+    memory = _lock(memory)
+    if memory.status == status:
+        return memory
+    if memory.status not in set(allowed_from):
+        raise MemoryStateError(f"a {memory.status} memory can't become {status}")
+    previous = memory.status
+    memory.status = status
+    memory.save(update_fields=["status", "updated_at"])
+    touch_subject(tenant_id=memory.tenant_id, user_id=memory.user_id)
+    _audit_memory(memory, event=event, actor=actor, details={"from_status": previous, "to_status": status.value})
+    return memory
+
+
+@transaction.atomic
+def memory_pause(*, memory: Memory, actor: str) -> Memory:
+    return _set_status(
+        memory, status=Status.PAUSED, allowed_from={Status.ACTIVE}, event=Event.MEMORY_PAUSED, actor=actor
+    )
+
+
+@transaction.atomic
+def memory_resume(*, memory: Memory, actor: str) -> Memory:
+    return _set_status(
+        memory, status=Status.ACTIVE, allowed_from={Status.PAUSED}, event=Event.MEMORY_RESUMED, actor=actor
+    )
+
+
+@transaction.atomic
+def memory_archive(*, memory: Memory, actor: str, reason_code: str = "") -> Memory:
+    memory = _set_status(
+        memory,
+        status=Status.ARCHIVED,
+        allowed_from={Status.ACTIVE, Status.PAUSED},
+        event=Event.MEMORY_ARCHIVED,
+        actor=actor,
+    )
+    return memory
+
+
+@transaction.atomic
+def memory_expire(*, memory: Memory, actor: str) -> Memory:
+    return _set_status(
+        memory,
+        status=Status.EXPIRED,
+        allowed_from={Status.ACTIVE, Status.PAUSED, Status.PENDING_CONFIRMATION, Status.PENDING_APPROVAL},
+        event=Event.MEMORY_EXPIRED,
+        actor=actor,
+    )
+
+
+@transaction.atomic
+def memory_delete(*, memory: Memory, actor: str) -> Memory:
+    """Delete at once from every read; content and versions are purged after the grace period."""
+    return _set_status(
+        memory,
+        status=Status.DELETED,
+        allowed_from=MUTABLE_STATUSES | {Status.ARCHIVED, Status.EXPIRED},
+        event=Event.MEMORY_DELETED,
+        actor=actor,
+    )

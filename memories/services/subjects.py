@@ -1,0 +1,116 @@
+"""What a person controls about all their memories: pause, per-session opt-out, erasure."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from audit.events import Event
+from audit.services import audit_record
+from governance.vocabulary import Status
+from memories.crypto.datakeys import forget_cached_keys
+from memories.models import (
+    Confirmation,
+    DataKey,
+    ErasureReceipt,
+    Memory,
+    MemoryVersion,
+    SessionOptOut,
+    Subject,
+)
+from memories.services.records import memory_delete
+
+
+def _subject(*, tenant_id: int, user_id: str) -> Subject:
+    subject, _ = Subject.objects.get_or_create(tenant_id=tenant_id, user_id=user_id)
+    return subject
+
+
+@transaction.atomic
+def subject_set_paused(*, tenant_id: int, user_id: str, paused: bool, actor: str) -> Subject:
+    """Pause all memory: nothing new is saved and nothing is injected until resumed."""
+    subject = Subject.objects.select_for_update().filter(pk=_subject(tenant_id=tenant_id, user_id=user_id).pk).get()
+    if subject.memory_paused != paused:
+        subject.memory_paused = paused
+        subject.save(update_fields=["memory_paused"])
+        audit_record(
+            tenant_id=tenant_id,
+            event=Event.SUBJECT_PAUSED if paused else Event.SUBJECT_RESUMED,
+            actor=actor,
+            subject_id=user_id,
+        )
+    return subject
+
+
+@transaction.atomic
+def session_opt_out(*, tenant_id: int, user_id: str, session_id: str, actor: str) -> None:
+    """ "Don't save this session": later writes for it are rejected with session_opt_out."""
+    _, created = SessionOptOut.objects.get_or_create(tenant_id=tenant_id, user_id=user_id, session_id=session_id)
+    if created:
+        audit_record(
+            tenant_id=tenant_id,
+            event=Event.SESSION_OPTED_OUT,
+            actor=actor,
+            subject_id=user_id,
+            details={"session_id": session_id},
+        )
+
+
+@transaction.atomic
+def session_clear(*, tenant_id: int, user_id: str, session_id: str, actor: str) -> int:
+    """Delete every live memory of one session of this subject; returns how many."""
+    memories = Memory.objects.filter(tenant_id=tenant_id, user_id=user_id, session_id=session_id).exclude(
+        status=Status.DELETED
+    )
+    count = 0
+    for memory in memories:
+        memory_delete(memory=memory, actor=actor)
+        count += 1
+    audit_record(
+        tenant_id=tenant_id,
+        event=Event.SESSION_CLEARED,
+        actor=actor,
+        subject_id=user_id,
+        details={"session_id": session_id, "count": count},
+    )
+    return count
+
+
+@transaction.atomic
+def subject_erase(*, tenant_id: int, user_id: str, actor: str) -> ErasureReceipt:
+    """Erase a subject: destroy their data key (crypto-shredding), then hard-delete their rows.
+
+    Destroying the key first means any copy of the ciphertext (a backup, a replica) is unreadable
+    too. Audit events stay: they never held content.
+    """
+    memories = Memory.objects.filter(tenant_id=tenant_id, user_id=user_id)
+    memory_ids = list(memories.values_list("id", flat=True))
+    versions = MemoryVersion.objects.filter(tenant_id=tenant_id, memory_id__in=memory_ids)
+    version_count = versions.count()
+    key_destroyed, _ = DataKey.objects.filter(tenant_id=tenant_id, owner=user_id).delete()
+    forget_cached_keys(tenant_id=tenant_id, owner=user_id)
+    Confirmation.objects.filter(tenant_id=tenant_id, memory_id__in=memory_ids).delete()
+    versions.delete()
+    memories.delete()
+    SessionOptOut.objects.filter(tenant_id=tenant_id, user_id=user_id).delete()
+    Subject.objects.filter(tenant_id=tenant_id, user_id=user_id).delete()
+    receipt = ErasureReceipt.objects.create(
+        tenant_id=tenant_id,
+        user_id=user_id,
+        erased_by=actor,
+        memories_erased=len(memory_ids),
+        versions_erased=version_count,
+        key_destroyed=bool(key_destroyed),
+    )
+    audit_record(
+        tenant_id=tenant_id,
+        event=Event.SUBJECT_ERASED,
+        actor=actor,
+        subject_id=user_id,
+        details={
+            "receipt_id": str(receipt.id),
+            "memories": len(memory_ids),
+            "versions": version_count,
+            "key_destroyed": bool(key_destroyed),
+        },
+    )
+    return receipt

@@ -1,0 +1,130 @@
+"""Shared test people: two tenants, two teammates who must not see each other's memories, an admin,
+a compliance officer, and a member of the other tenant (healthchecks-style base)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+from django.test import TransactionTestCase
+from rest_framework.test import APIClient
+
+from audit.db import triggers_disabled
+from governance.models import AgentClient, Membership, Tenant
+from governance.pipeline.base import Scope
+from governance.services.tenancy import (
+    agent_key_create,
+    membership_set,
+    team_create,
+    team_member_add,
+    tenant_create,
+    user_create,
+)
+from governance.vocabulary import Level, Role
+from memories.models import Memory
+from memories.services.records import NewMemory, memory_create
+
+PASSWORD = "test-password-1"
+
+
+def _flush_without_audit_triggers(original: Callable) -> Callable:
+    """Transactional tests empty every table afterwards; the audit triggers would refuse that."""
+
+    def teardown(self: TransactionTestCase) -> None:
+        from django.db import connections
+
+        for alias in self._databases_names(include_mirrors=False):
+            connection = connections[alias]
+            if connection.vendor == "sqlite":
+                with triggers_disabled(connection):
+                    original(self)
+                return
+        original(self)
+
+    return teardown
+
+
+TransactionTestCase._fixture_teardown = _flush_without_audit_triggers(TransactionTestCase._fixture_teardown)
+
+
+@dataclass
+class World:
+    demo: Tenant
+    acme: Tenant
+    alice: Membership
+    bob: Membership
+    carol: Membership
+    dave: Membership
+    erin: Membership
+    demo_agent: AgentClient
+    demo_key: str
+    acme_agent: AgentClient
+    acme_key: str
+
+    def agent_client(self, key: str) -> APIClient:
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+        return client
+
+    def user_client(self, membership: Membership) -> APIClient:
+        client = APIClient()
+        client.force_login(membership.user)
+        return client
+
+
+def _person(tenant: Tenant, username: str, role: Role) -> Membership:
+    user = user_create(username=username, password=PASSWORD)
+    return membership_set(tenant=tenant, user=user, role=role, actor="test")
+
+
+@pytest.fixture
+def world(db: None) -> World:
+    demo = tenant_create(slug="demo", actor="test")
+    acme = tenant_create(slug="acme", actor="test")
+    team = team_create(tenant=demo, slug="ai-platform", actor="test")
+    alice = _person(demo, "alice", Role.MEMBER)
+    bob = _person(demo, "bob", Role.MEMBER)
+    carol = _person(demo, "carol", Role.TENANT_ADMIN)
+    dave = _person(demo, "dave", Role.COMPLIANCE_OFFICER)
+    erin = _person(acme, "erin", Role.MEMBER)
+    for membership in (alice, bob):
+        team_member_add(team=team, membership=membership, actor="test")
+    team_member_add(team=team, membership=carol, is_owner=True, actor="test")
+    demo_agent, demo_key = agent_key_create(tenant=demo, name="demo-agent", actor="test")
+    acme_agent, acme_key = agent_key_create(tenant=acme, name="acme-agent", actor="test")
+    return World(demo, acme, alice, bob, carol, dave, erin, demo_agent, demo_key, acme_agent, acme_key)
+
+
+@pytest.fixture
+def make_memory() -> Callable[..., Memory]:
+    def make(
+        tenant: Tenant,
+        content: str,
+        *,
+        user_id: str = "",
+        level: Level = Level.USER,
+        type: str = "user_preference",
+        source_type: str = "explicit_user_request",
+        **scope: str,
+    ) -> Memory:
+        return memory_create(
+            tenant_id=tenant.pk,
+            new=NewMemory(
+                scope=Scope(level, user_id=user_id, **scope),
+                type=type,
+                content=content,
+                source_type=source_type,
+            ),
+            actor="test",
+        )
+
+    return make
+
+
+@pytest.fixture(autouse=True)
+def _forget_cached_data_keys() -> None:
+    """Each test's database starts empty; keys cached by an earlier test must not leak into it."""
+    from memories.crypto.datakeys import forget_cached_keys
+
+    forget_cached_keys()

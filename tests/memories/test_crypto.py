@@ -1,0 +1,138 @@
+"""Envelope encryption of memory content: round trips, row binding, rotation, crypto-shredding."""
+
+from __future__ import annotations
+
+import base64
+import os
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import FieldError, ImproperlyConfigured
+from django.core.management import call_command
+from django.db import connection
+
+from memories.crypto import DecryptionError
+from memories.crypto.datakeys import forget_cached_keys
+from memories.crypto.keyring import parse_keyring, reset_keyring
+from memories.models import DataKey, Memory, MemoryVersion
+
+SECRET_TEXT = "Prefers answers in Klingon with haiku summaries"
+
+
+def _raw_content(memory: Memory) -> bytes:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT content FROM memories_memory WHERE id = %s",
+            [memory.pk.hex if connection.vendor == "sqlite" else memory.pk],
+        )
+        return bytes(cursor.fetchone()[0])
+
+
+def _fresh(memory: Memory) -> Memory:
+    forget_cached_keys()
+    return Memory.objects.get(pk=memory.pk)
+
+
+def test_it_round_trips_content(world, make_memory):
+    memory = make_memory(world.demo, SECRET_TEXT, user_id="alice")
+    assert _fresh(memory).content == SECRET_TEXT
+    assert SECRET_TEXT.encode() not in _raw_content(memory)
+
+
+def test_it_refuses_to_decrypt_a_ciphertext_moved_to_another_row(world, make_memory):
+    first = make_memory(world.demo, SECRET_TEXT, user_id="alice")
+    second = make_memory(world.demo, "Likes tables", user_id="alice")
+    blob = _raw_content(first)
+    Memory.objects.filter(pk=second.pk).update(content=blob)
+    with pytest.raises(DecryptionError):
+        _ = _fresh(second).content
+
+
+def test_it_refuses_to_decrypt_a_ciphertext_moved_to_another_field(world, make_memory):
+    memory = make_memory(world.demo, SECRET_TEXT, user_id="alice")
+    version = MemoryVersion.objects.get(memory=memory)
+    MemoryVersion.objects.filter(pk=version.pk).update(change_reason=_raw_content(memory))
+    forget_cached_keys()
+    with pytest.raises(DecryptionError):
+        _ = MemoryVersion.objects.get(pk=version.pk).change_reason
+
+
+def test_it_refuses_lookups_on_encrypted_content(world):
+    with pytest.raises(FieldError):
+        list(Memory.objects.filter(content="x"))
+
+
+def test_each_subject_has_its_own_data_key(world, make_memory):
+    make_memory(world.demo, "a", user_id="alice")
+    make_memory(world.demo, "b", user_id="bob")
+    make_memory(world.demo, "rule", level="team", team="ai-platform", type="organization_rule")
+    owners = set(DataKey.objects.filter(tenant=world.demo).values_list("owner", flat=True))
+    assert {"alice", "bob", ""} <= owners
+
+
+def test_rotate_keys_rewraps_every_data_key_and_memories_still_decrypt(world, make_memory, monkeypatch):
+    memory = make_memory(world.demo, SECRET_TEXT, user_id="alice")
+    old = os.environ["MEMGOV_MASTER_KEY"]
+    new_line = "2:" + base64.b64encode(os.urandom(32)).decode()
+    monkeypatch.setattr("django.conf.settings.MEMGOV_MASTER_KEY", f"{old},{new_line}")
+    call_command("rotate_keys")
+    assert set(DataKey.objects.values_list("master_key_version", flat=True)) == {2}
+    # Only the new key left: everything must still open.
+    monkeypatch.setattr("django.conf.settings.MEMGOV_MASTER_KEY", new_line)
+    reset_keyring()
+    try:
+        assert _fresh(memory).content == SECRET_TEXT
+    finally:
+        monkeypatch.undo()
+        reset_keyring()
+
+
+def test_erase_subject_makes_their_ciphertexts_unreadable_and_removes_their_rows(world, make_memory):
+    memory = make_memory(world.demo, SECRET_TEXT, user_id="alice")
+    kept = make_memory(world.demo, "Bob likes TL;DR", user_id="bob")
+    blob = _raw_content(memory)
+    call_command("erase_subject", tenant="demo", user_id="alice")
+    assert not Memory.objects.filter(user_id="alice").exists()
+    assert not MemoryVersion.objects.filter(memory_id=memory.pk).exists()
+    assert not DataKey.objects.filter(tenant=world.demo, owner="alice").exists()
+    # A copy of the ciphertext (a backup) put back into a row can no longer be opened.
+    Memory.objects.filter(pk=kept.pk).update(content=blob)
+    with pytest.raises(DecryptionError):
+        _ = _fresh(kept).content
+
+
+def test_a_bad_master_key_stops_start_up_with_a_clear_message():
+    with pytest.raises(ImproperlyConfigured, match="32 bytes"):
+        parse_keyring("1:" + base64.b64encode(b"short").decode(), origin="MEMGOV_MASTER_KEY")
+    with pytest.raises(ImproperlyConfigured, match="BASE64"):
+        parse_keyring("not base64!!", origin="MEMGOV_MASTER_KEY")
+
+
+def test_without_debug_a_missing_master_key_is_refused(settings):
+    settings.MEMGOV_MASTER_KEY = ""
+    settings.MEMGOV_MASTER_KEY_FILE_PATH = ""
+    settings.DEBUG = False
+    reset_keyring()
+    from memories.crypto.keyring import get_keyring
+
+    try:
+        with pytest.raises(ImproperlyConfigured, match="No master key"):
+            get_keyring()
+    finally:
+        reset_keyring()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sqlite_file_holds_no_plaintext_content(world, make_memory):
+    if connection.vendor != "sqlite":
+        pytest.skip("raw-file check is for the SQLite file")
+    texts = [SECRET_TEXT, "记住我喜欢回答里多用表格和检查清单"]
+    for text in texts:
+        memory = make_memory(world.demo, text, user_id="alice")
+    from memories.services.records import memory_update
+
+    memory_update(memory=memory, actor="test", content="编辑后的内容：偏好深色主题", reason="用户说理由")
+    path = Path(connection.settings_dict["NAME"])
+    blobs = b"".join(p.read_bytes() for p in [path, Path(f"{path}-wal")] if p.exists())
+    for text in [*texts, "编辑后的内容：偏好深色主题", "用户说理由"]:
+        assert text.encode() not in blobs
