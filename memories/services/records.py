@@ -131,7 +131,11 @@ def memory_create(
 
 
 def _lock(memory: Memory) -> Memory:
-    return Memory.objects.select_for_update().select_related("agent").get(pk=memory.pk, tenant_id=memory.tenant_id)
+    return (
+        Memory.objects.select_for_update(of=("self",))
+        .select_related("agent")
+        .get(pk=memory.pk, tenant_id=memory.tenant_id)
+    )
 
 
 @transaction.atomic
