@@ -162,4 +162,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": envstr("MEMGOV_LOG_LEVEL", "INFO")},
+    # presidio logs every analysis call at INFO; keep its warnings only.
+    "loggers": {"presidio-analyzer": {"level": "WARNING"}},
 }

@@ -22,6 +22,9 @@ class Subject(models.Model):
     memory_paused = models.BooleanField(default=False)
     # Bumped on every change to the subject's memories; lifecycle jobs skip subjects with no change.
     changed_at = models.DateTimeField(auto_now_add=True)
+    # The consolidation watermark: changed_at as of the last consolidation pass (null: never run).
+    # A subject with changed_at <= consolidated_at is skipped (skipped_not_dirty).
+    consolidated_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -83,6 +86,8 @@ class Memory(models.Model):
     reason_code = models.CharField(max_length=48, blank=True)
     reason = models.CharField(max_length=300, blank=True)
     policy_version = models.PositiveIntegerField(default=0)
+    # A pending memory that contradicts this active one; accepting it supersedes that memory.
+    conflict_with = models.UUIDField(null=True, blank=True)
 
     agent = models.ForeignKey(AgentClient, null=True, blank=True, on_delete=models.SET_NULL)
     created_by = models.CharField(max_length=160)
@@ -167,3 +172,31 @@ class ErasureReceipt(models.Model):
     versions_erased = models.PositiveIntegerField()
     key_destroyed = models.BooleanField()
     created_at = models.DateTimeField(auto_now_add=True)
+
+
+class MergeProposal(models.Model):
+    """A consolidation proposal (§10.2): a pending merged memory and the memories it would replace.
+
+    Never applied silently: the merged memory waits for its subject's confirmation; once accepted,
+    the lifecycle job archives the sources. Holds ids only, never content.
+    """
+
+    class State(models.TextChoices):
+        OPEN = "open"  # the merged memory is pending confirmation
+        APPLIED = "applied"  # accepted; the sources were archived
+        DROPPED = "dropped"  # declined or expired; the sources stay as they are
+
+    id = models.UUIDField(primary_key=True, default=new_id, editable=False)
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE)
+    memory = models.OneToOneField(Memory, on_delete=models.CASCADE, related_name="merge_proposal")
+    user_id = models.CharField(max_length=128)
+    source_ids = models.JSONField(default=list)
+    # sha256 of the sorted source ids: the same set is never proposed twice.
+    sources_key = models.CharField(max_length=64)
+    state = models.CharField(max_length=8, choices=State.choices, default=State.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+    settled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tenant", "sources_key"], name="mergeproposal_unique_sources")]
+        indexes = [models.Index(fields=["tenant", "state"], name="mergeproposal_state")]

@@ -18,6 +18,4 @@ def normalize_content(text: str) -> str:
     (``+``, ``$``, ``#``) are kept: "C++" is not "C".
     """
     folded = unicodedata.normalize("NFKC", text).casefold()
-    return "".join(
-        ch for ch in folded if not ch.isspace() and not unicodedata.category(ch).startswith(("P", "Z", "C"))
-    )
+    return "".join(ch for ch in folded if not ch.isspace() and not unicodedata.category(ch).startswith(("P", "Z", "C")))

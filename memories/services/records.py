@@ -45,6 +45,7 @@ class NewMemory:
     reason_code: str = ""
     reason: str = ""
     policy_version: int = 0
+    conflict_with: str | None = None
 
 
 def touch_subject(*, tenant_id: int, user_id: str) -> None:
@@ -117,6 +118,7 @@ def memory_create(
         reason_code=new.reason_code,
         reason=new.reason,
         policy_version=new.policy_version,
+        conflict_with=new.conflict_with,
         agent=agent,
         created_by=actor,
     )
@@ -197,7 +199,9 @@ def memory_rollback(*, memory: Memory, to_version: int, actor: str) -> Memory:
     return memory
 
 
-def _set_status(memory: Memory, *, status: Status, allowed_from: Iterable[Status], event: Event, actor: str) -> Memory:
+def _set_status(
+    memory: Memory, *, status: Status, allowed_from: Iterable[Status], event: Event, actor: str, reason_code: str = ""
+) -> Memory:
     memory = _lock(memory)
     if memory.status == status:
         return memory
@@ -207,7 +211,13 @@ def _set_status(memory: Memory, *, status: Status, allowed_from: Iterable[Status
     memory.status = status
     memory.save(update_fields=["status", "updated_at"])
     touch_subject(tenant_id=memory.tenant_id, user_id=memory.user_id)
-    _audit_memory(memory, event=event, actor=actor, details={"from_status": previous, "to_status": status.value})
+    _audit_memory(
+        memory,
+        event=event,
+        actor=actor,
+        reason_code=reason_code,
+        details={"from_status": previous, "to_status": status.value},
+    )
     return memory
 
 
@@ -233,18 +243,20 @@ def memory_archive(*, memory: Memory, actor: str, reason_code: str = "") -> Memo
         allowed_from={Status.ACTIVE, Status.PAUSED},
         event=Event.MEMORY_ARCHIVED,
         actor=actor,
+        reason_code=reason_code,
     )
     return memory
 
 
 @transaction.atomic
-def memory_expire(*, memory: Memory, actor: str) -> Memory:
+def memory_expire(*, memory: Memory, actor: str, reason_code: str = "") -> Memory:
     return _set_status(
         memory,
         status=Status.EXPIRED,
         allowed_from={Status.ACTIVE, Status.PAUSED, Status.PENDING_CONFIRMATION, Status.PENDING_APPROVAL},
         event=Event.MEMORY_EXPIRED,
         actor=actor,
+        reason_code=reason_code,
     )
 
 

@@ -1,0 +1,172 @@
+"""Benchmark of the write path: the whole pipeline beside the cost of its necessary parts."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import connection, transaction
+from django.test import Client
+
+from audit.events import Event
+from audit.services import audit_record
+from governance.pipeline.base import Candidate, Scope
+from governance.recognizers import detect_sensitivity
+from governance.services.tenancy import agent_key_create, tenant_create
+from governance.vocabulary import Level, MemoryType, SourceType
+from memories.crypto.datakeys import data_key_for
+from memories.crypto.envelope import associated_data, seal
+from memories.models import Memory
+from memories.services.records import NewMemory, memory_create
+from memories.services.write import memory_write
+
+TEXTS = [
+    "Remember: I like short answers with a TL;DR line first ({n}).",
+    "记住我喜欢回答里多用表格，第 {n} 条。",
+    "Prefers TypeScript examples over JavaScript, variant {n}.",
+    "以后代码注释用英文写，版本 {n}。",
+]
+
+
+def _percentile(samples: list[float], pct: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(pct / 100 * (len(ordered) - 1)))]
+
+
+def _timed(fn: Callable[[int], Any], n: int) -> list[float]:
+    samples = []
+    for i in range(n):
+        start = time.perf_counter()
+        fn(i)
+        samples.append((time.perf_counter() - start) * 1000)
+    return samples
+
+
+class Command(BaseCommand):
+    help = "Measure writes/s and p50/p99 of memory.write (service and HTTP) against its necessary parts."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--writes", type=int, default=2000, help="timed writes per measurement")
+        parser.add_argument("--sizes", default="10000,100000", help="stored memories to compare at")
+
+    def handle(self, *args: object, writes: int, sizes: str, **options: object) -> None:
+        self.stdout.write(f"database: {connection.vendor}; {writes} timed writes per row")
+        slug = f"bench-{int(time.time())}"
+        tenant = tenant_create(slug=slug, actor="bench_write")
+        _, key = agent_key_create(tenant=tenant, name="bench", actor="bench_write")
+        rows: list[tuple[str, list[float]]] = []
+        counter = iter(range(10**9))
+
+        def candidate(i: int) -> Candidate:
+            n = next(counter)
+            return Candidate(
+                content=TEXTS[n % len(TEXTS)].format(n=n),
+                scope=Scope(Level.USER, user_id=f"user-{n % 500}"),
+                source_type=SourceType.EXPLICIT_USER_REQUEST,
+                type=MemoryType.USER_PREFERENCE,
+                confidence=0.9,
+            )
+
+        def service_write(i: int) -> None:
+            memory_write(tenant_id=tenant.pk, candidate=candidate(i), actor_label="agent:bench")
+
+        client = Client()
+
+        def http_write(i: int) -> None:
+            c = candidate(i)
+            response = client.post(
+                "/api/v1/memories/write",
+                {
+                    "type": c.type.value,
+                    "content": c.content,
+                    "scope": {"level": "user", "user_id": c.scope.user_id},
+                    "source": {"source_type": c.source_type.value},
+                    "confidence": 0.9,
+                },
+                content_type="application/json",
+                headers={"authorization": f"Bearer {key}"},
+            )
+            assert response.status_code == 200, response.content
+
+        def detect(i: int) -> None:
+            detect_sensitivity(TEXTS[i % len(TEXTS)].format(n=i))
+
+        key_id, data_key = data_key_for(tenant_id=tenant.pk, owner="user-1")
+
+        def aes(i: int) -> None:
+            seal(
+                TEXTS[i % len(TEXTS)].format(n=i),
+                key_id=key_id,
+                key=data_key,
+                aad=associated_data(model="memories.memory", tenant_id=tenant.pk, record_id=str(i), field="content"),
+            )
+
+        def insert_and_audit(i: int) -> None:
+            with transaction.atomic():
+                memory = memory_create(
+                    tenant_id=tenant.pk,
+                    new=NewMemory(
+                        scope=Scope(Level.USER, user_id=f"user-{i % 500}"),
+                        type="user_preference",
+                        content=TEXTS[i % len(TEXTS)].format(n=i),
+                        source_type="explicit_user_request",
+                    ),
+                    actor="bench",
+                    audit=False,
+                )
+                audit_record(tenant_id=tenant.pk, event=Event.MEMORY_WRITE_APPROVED, actor="bench", memory_id=memory.pk)
+
+        for warm in (service_write, http_write, detect, aes):
+            for i in range(20):
+                warm(i)
+
+        for size in [int(s) for s in sizes.split(",") if s]:
+            self._grow_to(tenant.pk, size)
+            service = _timed(service_write, writes)
+            rows.append((f"pipeline via service @ {size:,} stored", service))
+            rows.append((f"pipeline via HTTP    @ {size:,} stored", _timed(http_write, writes)))
+        parts = {
+            "sensitivity detection": _timed(detect, writes),
+            "AES-GCM seal": _timed(aes, writes),
+            "record insert + audit append": _timed(insert_and_audit, writes),
+        }
+        rows.extend(parts.items())
+
+        self.stdout.write(f"{'measurement':42} {'p50 ms':>8} {'p99 ms':>8} {'ops/s':>8}")
+        for name, samples in rows:
+            self.stdout.write(
+                f"{name:42} {statistics.median(samples):8.3f} {_percentile(samples, 99):8.3f} "
+                f"{1000 / statistics.mean(samples):8.0f}"
+            )
+        parts_p50 = sum(statistics.median(s) for s in parts.values())
+        pipeline_p50 = statistics.median(rows[0][1])
+        self.stdout.write(f"sum of parts p50: {parts_p50:.3f} ms; pipeline/parts ratio: {pipeline_p50 / parts_p50:.2f}")
+        self.stdout.write(f"(bench tenant {slug} left in the database; it holds only synthetic data)")
+
+    def _grow_to(self, tenant_id: int, size: int) -> None:
+        """Bulk-insert synthetic memories (sealed for real) until the tenant holds ``size``."""
+        from memories.fingerprints import content_fingerprint
+
+        have = Memory.objects.filter(tenant_id=tenant_id).count()
+        batch: list[Memory] = []
+        for n in range(have, size):
+            user_id = f"bulk-{n % 10_000}"
+            memory = Memory(
+                tenant_id=tenant_id,
+                level="user",
+                user_id=user_id,
+                type="user_preference",
+                source_type="explicit_user_request",
+                created_by="bench",
+                fingerprint=content_fingerprint(tenant_id=tenant_id, content=f"bulk {n}"),
+            )
+            memory.content = f"Synthetic preference number {n}"
+            batch.append(memory)
+            if len(batch) == 5000:
+                Memory.objects.bulk_create(batch)
+                batch = []
+        if batch:
+            Memory.objects.bulk_create(batch)

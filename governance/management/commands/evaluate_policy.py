@@ -1,0 +1,51 @@
+import json as jsonlib
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from governance.evaluation.policy_eval import EvalFileError, evaluate, load_cases
+
+SUMMARY_KEYS = (
+    "cases",
+    "decision_accuracy",
+    "type_accuracy",
+    "sensitivity_accuracy",
+    "write_precision",
+    "write_recall",
+    "sensitive_memory_rate",
+    "poisoning_acceptance_rate",
+    "restricted_saved",
+)
+
+
+class Command(BaseCommand):
+    help = (
+        "Run a JSONL evaluation set (DESIGN.md format) through the real write pipeline, each case in a "
+        "throwaway tenant that is rolled back, and print the §16.3 metrics."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", type=Path)
+        parser.add_argument("--json", action="store_true", help="print one JSON object (last line)")
+
+    def handle(self, *args: object, file: Path, **options: object) -> None:
+        if not file.exists():
+            raise CommandError(f"{file}: no such file")
+        try:
+            cases = load_cases(file)
+        except EvalFileError as exc:
+            raise CommandError(f"{file}: {exc}") from exc
+        metrics = evaluate(cases).metrics()
+        if options["json"]:
+            self.stdout.write(_json_line(metrics))
+            return
+        for key in SUMMARY_KEYS:
+            self.stdout.write(f"{key:28} {metrics[key]}")
+        mismatches = metrics["mismatches"]
+        self.stdout.write(f"{'mismatches':28} {len(mismatches)}")
+        for item in mismatches:
+            self.stdout.write(f"  {item['id']}: expected {item['expected']} got {item['got']}")
+
+
+def _json_line(metrics: dict) -> str:
+    return jsonlib.dumps(metrics, ensure_ascii=False, sort_keys=True)

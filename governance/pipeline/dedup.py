@@ -1,0 +1,97 @@
+"""Stage 7 — rule 12: refine a provisional save/ask_confirmation against active memories.
+
+``ctx.existing`` holds the active memories of the same subject, decrypted by the caller;
+fingerprints are the keyed HMAC of :func:`normalize.normalize_content`. Only those in the same scope
+(level and its owner: the same user, project, team, session or task) are compared.
+
+- The same fingerprint → ``save`` with ``duplicate_of`` (reason ``duplicate``), even when the
+  provisional decision was to ask: the person already has this memory; no second row.
+- A contradiction (:func:`lexicons.conflict.find_contradiction`: the same aspect with another
+  value) with a memory of the same type — or, for a ``correction``, with a preference or profile
+  memory, and the other way round — sets ``conflict_with`` (the caller writes
+  ``memory_conflict_detected``) and then:
+  an explicit source (EXPLICIT_SOURCES) → ``save`` with ``supersedes`` (a new version, the old one
+  kept in history, §10.1 "explicit corrections first"); any other source → ``ask_confirmation`` by
+  the user (``conflict_needs_confirmation``): an inference never overrides a confirmed memory.
+  Where the table is silent: a rule awaiting admin approval stays awaiting it (a conflict never
+  skips the four-eyes check); it only gains ``conflict_with`` for the approver to see.
+- Short-lived types (task states, tool results, temporary context) are not checked for
+  contradictions: the newer state is simply the current one, and each expires on its own.
+"""
+
+from __future__ import annotations
+
+from governance.pipeline.base import ExistingMemory, Scope, WriteContext
+from governance.pipeline.lexicons.conflict import find_contradiction
+from governance.pipeline.reasons import ReasonCode
+from governance.pipeline.validate import REQUIRED_SCOPE_FIELD
+from governance.vocabulary import EXPLICIT_SOURCES, DecisionKind, MemoryType
+
+_PREFERENCE_LIKE = frozenset({MemoryType.USER_PREFERENCE, MemoryType.USER_PROFILE, MemoryType.CORRECTION})
+
+# Which existing types a candidate of each type can contradict.
+_COMPARABLE: dict[MemoryType, frozenset[MemoryType]] = {
+    MemoryType.CORRECTION: _PREFERENCE_LIKE,
+    MemoryType.USER_PREFERENCE: frozenset({MemoryType.USER_PREFERENCE, MemoryType.CORRECTION}),
+    MemoryType.USER_PROFILE: frozenset({MemoryType.USER_PROFILE, MemoryType.CORRECTION}),
+    MemoryType.CONSTRAINT: frozenset({MemoryType.CONSTRAINT}),
+    MemoryType.PROJECT_RULE: frozenset({MemoryType.PROJECT_RULE}),
+    MemoryType.ORGANIZATION_RULE: frozenset({MemoryType.ORGANIZATION_RULE}),
+}
+
+
+class DedupStage:
+    name = "dedup"
+
+    def run(self, ctx: WriteContext) -> WriteContext:
+        if ctx.provisional not in (DecisionKind.SAVE, DecisionKind.ASK_CONFIRMATION):
+            return ctx
+        same_scope = [memory for memory in ctx.existing if _same_scope(memory.scope, ctx.candidate.scope)]
+        for memory in same_scope:
+            if memory.fingerprint == ctx.fingerprint:
+                return ctx.with_(
+                    provisional=DecisionKind.SAVE,
+                    provisional_reason=(ReasonCode.DUPLICATE, "The same memory is already active."),
+                    duplicate_of=memory.id,
+                    confirm_by=None,
+                )
+        comparable = _COMPARABLE.get(ctx.type) if ctx.type else None
+        if not comparable:
+            return ctx
+        for memory in same_scope:
+            if memory.type not in comparable:
+                continue
+            aspect = find_contradiction(ctx.candidate.content, memory.content)
+            if aspect:
+                return _resolve(ctx.with_(notes=(*ctx.notes, f"contradicts {memory.id} on {aspect}")), memory)
+        return ctx
+
+
+def _same_scope(a: Scope, b: Scope) -> bool:
+    """The same level and the same owner of it: one project's rule is no duplicate of another's."""
+    if a.level != b.level:
+        return False
+    key = REQUIRED_SCOPE_FIELD[a.level]
+    return key is None or getattr(a, key) == getattr(b, key)
+
+
+def _resolve(ctx: WriteContext, memory: ExistingMemory) -> WriteContext:
+    if ctx.provisional == DecisionKind.ASK_CONFIRMATION and ctx.confirm_by == "admin":
+        return ctx.with_(conflict_with=memory.id)
+    if ctx.candidate.source_type in EXPLICIT_SOURCES:
+        return ctx.with_(
+            provisional=DecisionKind.SAVE,
+            provisional_reason=(ReasonCode.SUPERSEDES, "The user's explicit statement replaces an earlier memory."),
+            conflict_with=memory.id,
+            supersedes=memory.id,
+            confirm_by=None,
+        )
+    return ctx.with_(
+        provisional=DecisionKind.ASK_CONFIRMATION,
+        provisional_reason=(
+            ReasonCode.CONFLICT_NEEDS_CONFIRMATION,
+            "This contradicts a memory the user confirmed; the user decides which one stands.",
+        ),
+        conflict_with=memory.id,
+        confirm_by="user",
+    )

@@ -1,0 +1,113 @@
+"""Stage 5 — rules 4, 5, 6, 7 in that order: poisoning, untrusted sources, audit-only facts, rules.
+
+- Rule 4: content that loosens safety, permission, approval, audit or filter behaviour is rejected
+  (``policy_override``) whoever sends it — an admin too: a memory must never be the channel that
+  changes policy (§13). Tightening ("never deploy without review") passes.
+- Rule 5: ``tool_result``/``web_content``/``document_content`` may only write a ``tool_result_ref``
+  or ``task_state`` in session or task scope (``untrusted_source``, §13.1).
+- Rule 6: records of authorizations, approvals, payments/refunds, production operations and
+  security alerts belong to the audit log (``audit_only``, §7.4) — at every scope, task scope
+  included, because the table puts rule 6 before rule 11.
+- Rule 7: an ``organization_rule`` at any level, or a project rule at team/tenant level, needs a
+  tenant admin (or the owner of that team, for team scope); it is then provisionally
+  ``ask_confirmation`` by another admin (four eyes), else ``not_authorized``.
+  Where the table is silent: any other lasting memory at team or tenant scope (a "team preference",
+  a constraint for the whole tenant) is shared exactly like a rule, so it takes the same path.
+  Short-lived types there fall through to the confirmation stage, which rejects them as transient.
+"""
+
+from __future__ import annotations
+
+from governance.pipeline.base import Stop, WriteContext
+from governance.pipeline.lexicons.audit_only import find_audit_only_fact
+from governance.pipeline.lexicons.override import find_policy_override
+from governance.pipeline.reasons import ReasonCode
+from governance.vocabulary import (
+    RULE_TYPES,
+    SHORT_LIVED_TYPES,
+    SHORT_TERM_LEVELS,
+    UNTRUSTED_SOURCES,
+    DecisionKind,
+    Level,
+    MemoryType,
+    Role,
+)
+
+# What an untrusted source may write, and only in session/task scope (§14.2: a dated reference).
+_UNTRUSTED_MAY_WRITE = frozenset({MemoryType.TOOL_RESULT_REF, MemoryType.TASK_STATE})
+_SHARED_LEVELS = frozenset({Level.TEAM, Level.TENANT})
+
+
+class GuardStage:
+    name = "guard"
+
+    def run(self, ctx: WriteContext) -> WriteContext:
+        candidate = ctx.candidate
+        level = candidate.scope.level
+        memory_type = ctx.type or candidate.type
+
+        override = find_policy_override(candidate.content)
+        if override:
+            raise Stop(
+                ctx.with_(notes=(*ctx.notes, f"policy override: {override}")).decide(
+                    DecisionKind.REJECT,
+                    ReasonCode.POLICY_OVERRIDE,
+                    "The content tries to change safety, permission or approval rules; memory cannot do that.",
+                )
+            )
+
+        if candidate.source_type in UNTRUSTED_SOURCES and not (
+            memory_type in _UNTRUSTED_MAY_WRITE and level in SHORT_TERM_LEVELS
+        ):
+            raise Stop(
+                ctx.decide(
+                    DecisionKind.REJECT,
+                    ReasonCode.UNTRUSTED_SOURCE,
+                    f"Content from {candidate.source_type} may only be kept as a short-lived task reference.",
+                )
+            )
+
+        fact = find_audit_only_fact(candidate.content)
+        if fact:
+            raise Stop(
+                ctx.with_(notes=(*ctx.notes, f"audit-only fact: {fact}")).decide(
+                    DecisionKind.REJECT,
+                    ReasonCode.AUDIT_ONLY,
+                    "This is a record for the audit log, not something to remember.",
+                )
+            )
+
+        if _needs_admin(memory_type, level):
+            if _may_propose_shared(ctx):
+                return ctx.with_(
+                    provisional=DecisionKind.ASK_CONFIRMATION,
+                    provisional_reason=(
+                        ReasonCode.NEEDS_ADMIN_APPROVAL,
+                        "Shared rules take effect once another admin approves them.",
+                    ),
+                    confirm_by="admin",
+                )
+            raise Stop(
+                ctx.decide(
+                    DecisionKind.REJECT,
+                    ReasonCode.NOT_AUTHORIZED,
+                    "Only a tenant admin, or the team's owner for a team, may propose shared rules.",
+                )
+            )
+        return ctx
+
+
+def _needs_admin(memory_type: MemoryType | None, level: Level) -> bool:
+    if memory_type == MemoryType.ORGANIZATION_RULE:
+        return True
+    if level in _SHARED_LEVELS:
+        # The table names RULE_TYPES; every other lasting type is shared the same way (see above).
+        return memory_type in RULE_TYPES or memory_type not in SHORT_LIVED_TYPES
+    return False
+
+
+def _may_propose_shared(ctx: WriteContext) -> bool:
+    actor, scope = ctx.actor, ctx.candidate.scope
+    if actor.role == Role.TENANT_ADMIN:
+        return True
+    return actor.role == Role.TEAM_OWNER and scope.level == Level.TEAM and scope.team in actor.owned_teams

@@ -1,0 +1,139 @@
+"""Rule 9: transient content — a passing mood, small talk, a one-off detail, "only for this task".
+
+Strong cues make content transient on their own. A weak "now" cue (today, this time, 这次, 本次)
+does only when nothing in the text says the point is lasting (from now on, always, 以后, 每次):
+"今天好累" and "我们这次聊的是年会预算" are transient, "从今天起回答都用中文" is not.
+"""
+
+from __future__ import annotations
+
+import re
+
+from governance.pipeline.lexicons.text import compile_any, en, prepare, zh
+
+_MOOD_WORDS_EN = (
+    "tired|exhausted|sleepy|hungry|bored|stressed(?: out)?|annoyed|frustrated|angry|mad|upset|sad|happy|"
+    "excited|grumpy|cranky|fed up|burn(?:ed|t) out|worn out|down|low|sick|ill|overwhelmed|in a (?:bad|good|great) mood"
+)
+# "I'm tired of long answers" / "I'm happy with tables" state a preference, not a mood.
+_NOT_A_MOOD = r"(?!\s+(?:of|with|to|about|using|if|when|that|for)(?![a-z]))"
+_MOOD = compile_any(
+    en(
+        rf"i(?:'m| am)(?: (?:so|really|very|super|a bit|a little|kind of|kinda|pretty|totally|quite|feeling|"
+        rf"just|extremely|incredibly))* (?:{_MOOD_WORDS_EN}){_NOT_A_MOOD}",
+        rf"feeling (?:so |really |very |a bit |a little |pretty )?(?:{_MOOD_WORDS_EN}){_NOT_A_MOOD}",
+        "what a (?:long|rough|bad|great|tough|crazy) day",
+        "(?:long|rough|bad|tough) day",
+        "ugh+",
+        "argh+",
+        "sigh",
+    ),
+    # The subject must be the speaker or the moment: "太长的回答很烦" is a preference, not a mood.
+    zh(
+        "(?:我|今天|今晚|今早|现在|刚才|这会儿|此刻|最近)(?:今天|现在|真的|真|实在)?(?:好|很|有点|有些|太|真|特别|超|巨|挺)?"
+        "(?:累|困|烦|饿|忙|无聊|开心|高兴|难过|郁闷|生气|崩溃|丧|头疼|头大|心累|焦躁|emo)"
+        "(?:了|啊|呀|哦|死了|坏了|极了)*(?=[\\s.!?,~。！？，…]|$)",
+        "(?:累|烦|困|饿|忙)(?:死了|坏了)",
+        "心情(?:不好|很好|不错|糟|很差|好差|低落)",
+        "好烦",
+        "崩溃了",
+    ),
+)
+
+_SMALL_TALK_WORD = (
+    r"(?:hi|hello|hey|thanks|thank you|thx|ty|ok|okay|cool|nice|great|lol|haha+|good (?:morning|night|evening|"
+    r"afternoon)|bye|see you|你好|您好|谢谢|多谢|好的|好|嗯+|哈哈+|早上好|早安|晚安|拜拜|辛苦了|收到)"
+)
+_SMALL_TALK_ONLY = re.compile(rf"^(?:{_SMALL_TALK_WORD}[\s!.,~。！，、]*)+$", re.IGNORECASE)
+_SMALL_TALK = compile_any(
+    en(
+        "(?:the )?weather is (?:so |really )?(?:nice|great|lovely|bad|terrible|awful|cold|hot)",
+        "nice weather",
+        "how are you",
+        "how's it going",
+    ),
+    zh("天气(?:真|很|挺|太|好)?(?:好|不错|冷|热|差|糟)", "你(?:最近)?(?:怎么样|好吗)", "吃(?:饭)?了吗"),
+)
+
+_ONE_OFF = compile_any(
+    en(
+        "(?:only|just) (?:for )?this (?:task|once|time|session|conversation|chat|request)",
+        "for this (?:task|session|conversation|chat|request) only",
+        "(?:only|just) for now",
+        "one-?off",
+        "(?:don't|do not|no need to|never) (?:save|keep|store|remember|memori[sz]e) (?:it|this|that|these)",
+        "not worth (?:remembering|saving|keeping)",
+        "forget (?:it|this|that) (?:after|afterwards|later|when)",
+        # What someone ate is a one-off detail (a standing diet is a preference: no past tense there).
+        "(?:had|ate|grabbed) (?:[\\w-]+ ){1,4}for (?:breakfast|lunch|dinner)",
+        "(?:breakfast|lunch|dinner) (?:today |tonight )?was",
+    ),
+    zh(
+        "(?:只是|仅|仅限|只限|只在|只用于|只针对)(?:本次|这次|这一次|此次|本轮|当前|这个任务|本任务)",
+        "(?:只|就)(?:这|此)一次",
+        "这一次而已",
+        "(?:不要|不用|别|无需|不必)(?:长期)?(?:保存|记住|记下|存|记)(?:这(?:个|条|些)?|它)?(?=[\\s.!?,。！？，]|$)",
+        "用完(?:就)?(?:删|扔|忘)",
+        "一次性",
+        "临时(?:的|用|一下)",
+        "(?:早饭|午饭|晚饭|早餐|午餐|晚餐|夜宵)(?:(?!。).){0,3}(?:吃的是|吃了)",
+    ),
+)
+
+_NOW = compile_any(
+    en(
+        "today",
+        "tonight",
+        "this (?:morning|afternoon|evening)",
+        "right now",
+        "this (?:session|conversation|chat|time|call|meeting|task|one)",
+        "just (?:said|mentioned|told)",
+    ),
+    zh(
+        "今天",
+        "今晚",
+        "今早",
+        "刚才",
+        "刚刚",
+        "刚(?:说|提到|讲)",
+        "这会儿",
+        "此刻",
+        "这次",
+        "本次",
+        "此次",
+        "这回",
+        "本轮",
+        "本任务",
+        "这个任务",
+    ),
+)
+_LASTING = compile_any(
+    en(
+        "from now on",
+        "going forward",
+        "in (?:the )?future",
+        "always",
+        "every time",
+        "by default",
+        "whenever",
+        "permanently",
+        "for good",
+        "from (?:today|this \\w+) on",
+        "starting (?:today|now)",
+    ),
+    zh("以后", "今后", "往后", "从现在", "从今天起", "一直", "总是", "每次", "默认", "长期", "永久", "始终", "凡是"),
+)
+
+
+def transient_cue(text: str) -> str | None:
+    """Why ``text`` is transient ("mood", "small_talk", "one_off", "momentary"), or None."""
+    prepared = prepare(text)
+    if _ONE_OFF.search(prepared):
+        return "one_off"
+    if _MOOD.search(prepared):
+        return "mood"
+    if _SMALL_TALK_ONLY.match(prepared) or _SMALL_TALK.search(prepared):
+        return "small_talk"
+    if _NOW.search(prepared) and not _LASTING.search(prepared):
+        return "momentary"
+    return None

@@ -1,0 +1,347 @@
+"""Chinese and English phrase lists for what a pattern can't see: diagnoses (``restricted``);
+accounts, orders, money, permissions, health, legal and financial matters (``high``); and work
+context — job titles, teams, projects, employers, tech stacks (``medium``).
+
+The lists are tuned for precision. Words that are mostly harmless in chat are left out or only
+matched in a telling phrase: "manager" only as a job ("product manager", never "password
+manager" or "package manager"), "order" only as a purchase ("order number", never "sort
+order"), 抑郁 and 强迫症 only as a diagnosis (抑郁症), never as a mood or a figure of speech
+about tidiness; "diagnosed" only with a person as its subject ("the leak was diagnosed with
+strace" is not medical).
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import product
+
+from governance.recognizers.entities import EntityType as E
+from governance.recognizers.phrases import Lexicon
+from governance.recognizers.rules import NOT_BEFORE_ALNUM, Rule
+
+
+def _combine(*parts: tuple[str, ...]) -> tuple[str, ...]:
+    """Every phrase made of one choice from each part: ("my", "bank") x ("account",)."""
+    return tuple(" ".join(words) for words in product(*parts))
+
+
+def _phrases(listing: str) -> tuple[str, ...]:
+    """Comma-separated English phrases; line breaks are only layout."""
+    return tuple(" ".join(phrase.split()) for phrase in listing.split(",") if phrase.strip())
+
+
+def _terms(listing: str) -> tuple[str, ...]:
+    """Whitespace-separated terms (Chinese, or substrings for a rule's hints)."""
+    return tuple(listing.split())
+
+
+_PEOPLE = ("i", "i m", "i am", "i ve", "i was", "we", "we re", "we are", "he", "she", "they")
+_WORKING = ("work", "works", "working", "worked")
+
+LEXICONS: tuple[Lexicon, ...] = (
+    Lexicon(
+        E.MEDICAL_CONDITION,
+        en=_phrases("""
+            depression, depressive disorder, major depressive, anxiety disorder, anxiety disorders,
+            generalized anxiety, generalised anxiety, panic disorder, social anxiety disorder,
+            bipolar, bipolar disorder, schizophrenia, schizophrenic, ptsd, post traumatic stress,
+            obsessive compulsive disorder, adhd, autism, autistic, asperger, aspergers, anorexia,
+            bulimia, eating disorder, insomnia, diabetes, diabetic, hypertension, heart disease,
+            heart failure, cancer, cancers, tumor, tumors, tumour, tumours, leukemia, leukaemia,
+            lymphoma, melanoma, carcinoma, chemotherapy, chemo, radiotherapy, hiv, hepatitis,
+            cirrhosis, tuberculosis, syphilis, gonorrhea, gonorrhoea, chlamydia, herpes,
+            sexually transmitted, epilepsy, epileptic, asthma, parkinson, parkinsons, alzheimer,
+            alzheimers, dementia, multiple sclerosis, lupus, crohn, crohns, celiac disease,
+            coeliac disease, kidney failure, renal failure, dialysis, antidepressant,
+            antidepressants, antipsychotic, antipsychotics, mental illness, psychiatric condition,
+            psychiatric disorder, psychiatric treatment
+        """),
+        zh=_terms("""
+            焦虑症 焦虑障碍 惊恐障碍 抑郁症 抑郁障碍 重度抑郁 中度抑郁 双相 躁郁症 精神分裂 自闭症 孤独症
+            阿斯伯格 多动症 注意缺陷 创伤后应激 厌食症 暴食症 失眠症 糖尿病 高血压 冠心病 心脏病 心肌梗 心梗
+            脑梗 脑卒中 中风 癌 肿瘤 白血病 淋巴瘤 化疗 放疗 艾滋 乙肝 丙肝 肝炎 肝硬化 结核 梅毒 淋病 性病
+            尖锐湿疣 癫痫 哮喘 帕金森 阿尔茨海默 老年痴呆 痴呆症 红斑狼疮 类风湿 甲亢 甲减 尿毒症 肾衰 透析
+            抗抑郁药 精神疾病 心理疾病 精神病 确诊 诊断为 诊断出 被诊断
+        """),
+    ),
+    Lexicon(
+        E.HEALTH_INFO,
+        en=_phrases("""
+            allergy, allergies, allergic, blood pressure, blood sugar, blood test, blood tests,
+            lab results, medical record, medical records, medical history, medical condition,
+            medical conditions, medical leave, medical report, medical reports, medical appointment,
+            medical appointments, health condition, health conditions, health issue, health issues,
+            health problem, health problems, health record, health records, health history,
+            health insurance, mental health, hospitalized, hospitalised, in hospital,
+            in the hospital, surgery, surgeries, prescription, prescriptions, medication,
+            medications, on meds, my doctor, therapist, therapy session, therapy sessions, pregnant,
+            pregnancy, disability, sick leave, symptom, symptoms, physiotherapy, rehab
+        """),
+        zh=_terms("""
+            过敏 血压 血糖 体检 病历 病情 病假 住院 手术 处方 服药 吃药 用药 药物 看医生 就医 就诊 复诊
+            心理咨询 心理医生 怀孕 孕期 残疾 身体状况 健康状况 症状 化验
+        """),
+    ),
+    Lexicon(
+        E.LEGAL_INFO,
+        en=_phrases("""
+            lawsuit, lawsuits, sued, suing, litigation, legal action, legal dispute, legal disputes,
+            legal case, legal proceedings, legal trouble, legal matter, legal matters, court case,
+            court cases, court hearing, court hearings, court order, court orders, court date,
+            court dates, criminal record, criminal charge, criminal charges, criminal history,
+            arrested, convicted, conviction, felony, misdemeanor, misdemeanour, probation, parole,
+            custody battle, custody dispute, custody case, divorce, divorced, restraining order,
+            subpoena, subpoenaed, indicted, plea deal, dui, dwi, immigration status, visa status,
+            deportation, settlement agreement, liable, lease dispute, tenancy dispute,
+            landlord dispute
+        """),
+        zh=_terms("""
+            诉讼 起诉 被告 原告 官司 仲裁 判决 判刑 坐牢 服刑 犯罪记录 案底 前科 逮捕 拘留 离婚 律师函 传票
+            被执行人 强制执行 移民身份 签证状态 刑事 民事纠纷 劳动纠纷
+        """),
+    ),
+    Lexicon(
+        E.FINANCIAL_INFO,
+        en=_phrases("""
+            salary, salaries, paycheck, payslip, pay stub, wage, wages, income, annual pay,
+            compensation, net worth, my savings, savings account, life savings, loan, loans,
+            mortgage, mortgages, debt, debts, credit score, credit report, credit history,
+            credit limit, brokerage, investment, investments, investment portfolio,
+            stock portfolio, my portfolio, index fund, index funds, mutual fund, mutual funds, etf,
+            etfs, stocks, shares in, 401k, 401 k, roth ira, pension, retirement savings,
+            retirement account, retirement fund, tax return, tax returns, taxes, bank balance,
+            account balance, bankrupt, bankruptcy, overdraft, financial situation, financial status,
+            financial trouble, financial difficulty, financial difficulties, my finances,
+            insurance policy, insurance policies, insurance claim, insurance claims, annual bonus,
+            my bonus, year end bonus, stock options, equity grant, rsu, rsus, vesting schedule
+        """),
+        zh=_terms("""
+            工资 薪资 薪水 薪酬 月薪 年薪 底薪 收入 年终奖 奖金 存款 储蓄 积蓄 贷款 房贷 车贷 借款 欠款 欠债
+            负债 债务 网贷 信用卡账单 信用卡欠 征信 信用分 信用评分 芝麻信用 理财 基金 股票 炒股 持仓 证券账户
+            公积金 个税 报税 纳税 余额 资产 身家 破产 财务状况 经济状况 保单 理赔 期权 股权 持股 信用额度
+            信用卡额度
+        """),
+    ),
+    Lexicon(
+        E.ACCOUNT_INFO,
+        en=(
+            *_phrases("""
+                account number, account numbers, account num, account id, account ids,
+                account name, account no, account password, acct no, acct number, username,
+                usernames, user name, login name, login id, login credentials,
+                routing number, sort code, swift code, bic code, member id, member number,
+                membership id, membership number, customer id, customer number, employee id,
+                employee number
+            """),
+            *_combine(
+                _phrases("""
+                    bank, brokerage, savings, checking, trading, login, user, email, paypal, alipay,
+                    wechat, aws, gcp, azure, admin, root, personal, customer, billing, my, your
+                """),
+                ("account", "accounts"),
+            ),
+        ),
+        zh=_terms("""
+            账号 帐号 账户 帐户 用户名 登录名 登陆名 银行卡 卡号 开户行 户名 支付宝 微信号 QQ号 工号 会员号
+            客户号 学号
+        """),
+    ),
+    Lexicon(
+        E.ORDER_INFO,
+        en=(
+            *_phrases("""
+                order number, order numbers, order num, order id, order ids, order no, refund,
+                refunds, refunded, refunding, chargeback, chargebacks, return request,
+                tracking number, tracking no, tracking id, invoice number, invoice no, receipt,
+                receipts, purchase history, transaction id, transaction number, transaction history
+            """),
+            *_combine(
+                ("my", "customer", "purchase", "sales", "pending", "recent", "last"),
+                ("order", "orders"),
+            ),
+        ),
+        zh=_terms("订单 退款 退货 退费 发票 快递单号 运单号 物流单号 交易号 交易记录 流水号 购买记录 收据"),
+    ),
+    Lexicon(
+        E.PERMISSION_INFO,
+        en=(
+            *_phrases("""
+                root access, root privilege, root privileges, sudo, superuser, permission,
+                permissions, privilege, privileges, access rights, access level, access levels,
+                access control, elevated access, elevated privileges, read access, write access,
+                push access, merge access, deploy access, iam role, iam roles, iam policy,
+                iam policies, iam permission, iam permissions, auto approve, autoapprove,
+                approve all, bypass approval, bypass review, bypass authentication, bypass 2fa,
+                bypass mfa, bypass the approval, bypass the review, bypass the authentication
+            """),
+            *_combine(
+                ("admin", "administrator"),
+                _phrases("""
+                    rights, access, privilege, privileges, permission, permissions, role, account
+                """),
+            ),
+            *_combine(
+                ("grant", "grants", "granted", "granting"),
+                ("me", "you", "them", "him", "her", "us"),
+                ("access", "rights"),
+            ),
+        ),
+        zh=_terms("权限 管理员 超级管理员 超管 提权 授权 免审 白名单 访问控制"),
+    ),
+    Lexicon(
+        E.JOB_TITLE,
+        en=(
+            *_phrases("""
+                engineer, engineers, developer, developers, programmer, programmers,
+                data scientist, data scientists, designer, designers, architect, architects,
+                analyst, analysts, researcher, researchers, consultant, consultants, recruiter,
+                recruiters, accountant, accountants, lawyer, lawyers, attorney, attorneys, nurse,
+                nurses, doctor, doctors, professor, professors, intern, interns, tech lead,
+                team lead, product owner, scrum master, founder, cofounder, co founder, sre, cto,
+                ceo, cfo, coo, cio, ciso, vp, vice president, director of, head of, my role,
+                job title, my title, my position, in charge of, responsible for
+            """),
+            *_combine(
+                _phrases("""
+                    engineering, product, project, program, account, hiring, general, office,
+                    people, team, delivery, release, marketing, sales
+                """),
+                ("manager", "managers"),
+            ),
+        ),
+        zh=_terms("""
+            工程师 程序员 开发者 开发人员 架构师 产品经理 项目经理 技术负责人 技术主管 技术经理 技术总监 组长
+            主管 经理 总监 总经理 首席 设计师 分析师 研究员 科学家 实习生 运营 销售 律师 医生 护士 教师 职位
+            岗位 职级 职称 我的角色 担任 负责 博士生 博士后 研究生 硕士生 本科生
+        """),
+    ),
+    Lexicon(
+        E.TEAM,
+        en=_phrases("""
+            team, teams, teammate, teammates, squad, squads, department, departments, dept,
+            division, divisions, working group, my manager, my boss, reports to
+        """),
+        zh=_terms("团队 小组 部门 事业部 项目组 我们组 本组 组内 组里 同组"),
+    ),
+    Lexicon(
+        E.PROJECT,
+        en=(
+            *_phrases("project, projects, codebase, product roadmap"),
+            *_combine(_PEOPLE, _WORKING, ("on",)),
+        ),
+        zh=_terms("项目 产品线"),
+    ),
+    Lexicon(
+        E.EMPLOYER,
+        en=(
+            *_phrases("""
+                employer, employed at, employed by, my company, our company, my firm, our firm,
+                my organization, our organization, my organisation, our organisation, company,
+                colleague, colleagues, coworker, coworkers, co worker, co workers
+            """),
+            *_combine(_PEOPLE, _WORKING, ("at", "for")),
+        ),
+        zh=_terms("公司 单位 雇主 入职 就职 任职 同事 老板 上司"),
+    ),
+    Lexicon(
+        E.TECH_STACK,
+        en=_phrases("""
+            tech stack, technology stack, our stack, the stack, my stack, stack is, stack includes
+        """),
+        zh=_terms("技术栈 技术选型"),
+    ),
+)
+
+_CURRENCY_WORDS = (
+    r"元(?![素组数年旦件宇])|块钱|美金|英镑|港币|人民币"
+    r"|(?i:usd|rmb|cny|eur|gbp|jpy|hkd|dollars?|bucks|euros?|yuan)(?![A-Za-z])"
+)
+
+
+_EXAMPLE_MARKERS = (
+    *_terms("比如 例如 譬如 示例 举例 格式 虚构 e.g. eg. format fictional sample placeholder"),
+    "for example",
+    "for instance",
+    "such as",
+)
+
+
+def _not_an_example(match: re.Match[str]) -> bool:
+    """False for an amount given as an example of a format ("比如 1,234.56 元", "e.g. $20"),
+    which says how to write money, not how much someone has."""
+    before = match.string[max(0, match.start() - 24) : match.start()].lower()
+    return not any(marker in before for marker in _EXAMPLE_MARKERS)
+
+
+LEXICON_RULES: tuple[Rule, ...] = (
+    Rule(
+        E.MEDICAL_CONDITION,
+        re.compile(r"(?:患有|患上|罹患|得了|查出)[\u4e00-\u9fff]{1,8}?(?:症|病|炎|瘤|癌)"),
+        hints=_terms("患有 患上 罹患 得了 查出"),
+    ),
+    Rule(
+        E.MEDICAL_CONDITION,
+        re.compile(
+            r"(?<![A-Za-z])(?i:i|i'm|i've|he|she|they|we|my(?: \w+){1,2})(?:'s|'ve|'m)?"
+            r"(?: (?i:was|were|am|is|are|has|have|had|been|got|just|recently|newly|also|officially))"
+            r"{0,3} (?i:diagnosed)(?![A-Za-z])"
+        ),
+        hints=("diagnosed",),
+    ),
+    Rule(E.MEDICAL_CONDITION, re.compile(r"(?<![A-Za-z])AIDS(?![A-Za-z])"), hints=("aids",)),
+    Rule(E.FINANCIAL_INFO, re.compile(r"(?<![A-Za-z])IRA(?![A-Za-z])"), hints=("ira",)),
+    Rule(
+        E.ORDER_INFO,
+        re.compile(rf"(?<![A-Za-z_])(?i:orders?)\s+#?[A-Za-z]{{0,3}}-?\d{{3,}}{NOT_BEFORE_ALNUM}"),
+        hints=("order",),
+    ),
+    Rule(
+        E.MONEY_AMOUNT,
+        re.compile(
+            r"(?:[$¥€£]|(?<![A-Za-z])(?i:us\$|usd|rmb|cny|eur|gbp|jpy|hkd))\s?"
+            r"(?:\d[\d,]*\.\d+|\d[\d,]+|\d\s?(?:[kKmM万千亿]|bn))"
+            rf"|\d[\d,]*(?:\.\d+)?\s?(?:[kKmM]|bn|万|千|百万|亿)?\s?(?:{_CURRENCY_WORDS})"
+        ),
+        _not_an_example,
+        hints=_terms("$ ¥ € £ usd rmb cny eur gbp jpy hkd 元 块钱 美金 英镑 港币 人民币 dollar buck yuan"),
+    ),
+    Rule(
+        E.TEAM,
+        re.compile(
+            r"(?:在|加入了?|调到|转到|来自|属于)(?![这那每一哪几两])[\u4e00-\u9fffA-Za-z0-9]{1,8}?"
+            r"(?:组|团队|部门)(?![织件合成建])"
+        ),
+        hints=("组", "团队", "部门"),
+    ),
+    Rule(
+        E.JOB_TITLE,
+        re.compile(
+            r"做(?:前端|后端|运维|测试|开发|产品|设计|算法|数据|运营|销售)"
+            r"|(?:前端|后端|全栈|算法|测试|运维|数据|软件|硬件|客户端|移动端|安卓|嵌入式)"
+            r"(?:开发)?(?:工程师|开发|程序员)"
+        ),
+        hints=("做", "工程师", "开发", "程序员"),
+    ),
+    Rule(
+        E.EMPLOYER,
+        re.compile(r"(?:在|于)[\u4e00-\u9fffA-Za-z0-9]{1,12}?(?:工作|上班|实习)"),
+        hints=("工作", "上班", "实习"),
+    ),
+    Rule(
+        E.TECH_STACK,
+        re.compile(
+            r"(?<![A-Za-z])(?i:back-?end|front-?end|services?|codebase|app|api|server|project|system)"
+            r" (?i:is|are) (?i:written|built|implemented|developed|running|hosted|deployed)"
+            r" (?i:in|with|on|using)(?![A-Za-z])"
+        ),
+        hints=("written", "built", "implemented", "developed", "running", "hosted", "deployed"),
+    ),
+    Rule(
+        E.TECH_STACK,
+        re.compile(
+            r"(?:后端|前端|服务端?|项目|系统|代码)(?:是|都是)?(?:用|使用|基于)[A-Za-z0-9.+# ]{1,20}"
+            r"(?:写|开发|实现|构建|搭建)"
+        ),
+        hints=("写", "开发", "实现", "构建", "搭建"),
+    ),
+)

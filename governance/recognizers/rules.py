@@ -1,0 +1,70 @@
+"""The building block of every recognizer: a compiled regex, an optional validator, an entity type.
+
+Boundaries are written as lookarounds on ASCII letters and digits, never ``\\b``: Python counts
+Chinese characters as word characters, so in "身份证320102199503014564帮我" there is no ``\\b`` before
+the digits, and a ``\\b``-anchored pattern would miss the id entirely.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from governance.recognizers.entities import EntityType
+
+NOT_AFTER_ALNUM = r"(?<![0-9A-Za-z])"
+NOT_BEFORE_ALNUM = r"(?![0-9A-Za-z])"
+NOT_AFTER_WORD = r"(?<![0-9A-Za-z_])"
+NOT_BEFORE_WORD = r"(?![0-9A-Za-z_])"
+# A secret's value: printable ASCII up to whitespace, quotes, separators or CJK punctuation.
+SECRET_VALUE = r"[^\s\"'`“”‘’,;，。；、()（）\[\]{}<>\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]"
+
+Validator = Callable[[re.Match[str]], bool]
+
+# Zero-width and other invisible format characters: stripped so they can't split a secret in two.
+_INVISIBLE = dict.fromkeys(
+    cp for cp in (0x00AD, 0x180E, *range(0x200B, 0x2010), *range(0x202A, 0x202F), 0x2060, 0xFEFF)
+)
+
+
+def normalize_text(text: str) -> str:
+    """NFKC-fold the text (full-width digits and letters become ASCII) and drop invisible characters.
+
+    Chinese input methods often produce full-width forms ("３２０１０２…", "ｓｋ－"), and a
+    zero-width space inside a key would otherwise hide it from every pattern.
+    """
+    return unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One pattern: every match its validator accepts is reported as ``entity``.
+
+    ``group`` names the part of the match that is the sensitive value (the span reported), so a
+    rule may match its context ("password is …") while reporting only the value. ``hints`` are
+    lowercase substrings of which at least one must occur for the pattern to possibly match: a
+    substring test is a hundred times cheaper than a regex scan, and most texts hold no hint.
+    """
+
+    entity: EntityType
+    pattern: re.Pattern[str]
+    validate: Validator | None = None
+    group: int | str = 0
+    hints: tuple[str, ...] = ()
+
+    def spans(self, text: str, lowered: str) -> Iterator[tuple[int, int]]:
+        """Where the rule matches ``text``; ``lowered`` is ``text.lower()``, for the hints."""
+        if self.hints and not any(hint in lowered for hint in self.hints):
+            return
+        for match in self.pattern.finditer(text):
+            if self.validate is None or self.validate(match):
+                yield match.span(self.group)
+
+
+DIGITS = tuple("0123456789")
+
+
+def has_letter_and_digit(value: str) -> bool:
+    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)

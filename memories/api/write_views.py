@@ -1,0 +1,148 @@
+"""memory.write and settling confirmations, for agents (and the person, through their session)."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from governance.models import Membership
+from governance.pipeline.base import InvalidCandidate
+from governance.vocabulary import Role
+from memories.access import Caller, caller_for
+from memories.api.write_serializers import ConfirmationOutSerializer, DecisionSerializer, WriteRequestSerializer
+from memories.models import Confirmation
+from memories.selectors import confirmation_get
+from memories.services.confirmations import ConfirmationError, confirmation_accept, confirmation_decline
+from memories.services.write import WriteResult, memory_write
+
+
+def decision_payload(result: WriteResult) -> dict[str, object]:
+    decision = result.decision
+    return {
+        "decision": decision.kind.value,
+        "reason_code": decision.reason_code,
+        "reason": decision.reason,
+        "memory_id": result.memory.pk if result.memory else None,
+        "confirmation_id": result.confirmation.pk if result.confirmation else None,
+        "confirm_by": decision.confirm_by,
+        "type": decision.type.value if decision.type else None,
+        "sensitivity": decision.sensitivity.value,
+        "entity_types": list(decision.entity_types),
+        "expires_at": decision.expires_at,
+        "deduplicated": decision.deduplicated,
+        "conflict_with": decision.conflict_with,
+        "policy_version": decision.policy_version,
+    }
+
+
+class MemoryWriteApi(APIView):
+    @extend_schema(
+        request=WriteRequestSerializer,
+        responses={200: DecisionSerializer},
+        summary="memory.write: submit a candidate memory; get save / ask_confirmation / reject",
+        examples=[
+            OpenApiExample(
+                "An explicit preference",
+                request_only=True,
+                value={
+                    "type": "user_preference",
+                    "content": "记住我喜欢回答里多用表格。",
+                    "scope": {"level": "user", "user_id": "alice"},
+                    "source": {"source_type": "explicit_user_request", "source_message_id": "msg-1"},
+                    "confidence": 0.95,
+                },
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        caller = caller_for(request)
+        data = WriteRequestSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        candidate = data.to_candidate()
+        on_behalf_of = data.validated_data["on_behalf_of"]
+        if caller.subject_id is not None:
+            # A person writes only their own memories, as themself.
+            if candidate.scope.user_id not in ("", caller.subject_id) or on_behalf_of not in ("", caller.subject_id):
+                raise InvalidCandidate("scope.user_id", "you can only write your own memories")
+            on_behalf_of = caller.subject_id
+        result = memory_write(
+            tenant_id=caller.tenant_id,
+            candidate=candidate,
+            actor_label=caller.actor,
+            agent=caller.agent,
+            on_behalf_of=on_behalf_of,
+            session_id=data.validated_data["session_id"],
+        )
+        return Response(DecisionSerializer(decision_payload(result)).data)
+
+
+def _confirmation_for_caller(caller: Caller, confirmation_id: str) -> Confirmation:
+    """The confirmation if this caller may settle it; the same 404 otherwise.
+
+    confirm_by=user: the subject themself, or an agent of the tenant acting on their word.
+    confirm_by=admin: a tenant admin (team owner for their team's rules) — never an agent, never the proposer.
+    """
+    confirmation = confirmation_get(tenant_id=caller.tenant_id, confirmation_id=confirmation_id)
+    if confirmation is None:
+        raise Http404
+    memory = confirmation.memory
+    if confirmation.confirm_by == "user":
+        if caller.is_agent or caller.subject_id == memory.user_id:
+            return confirmation
+        raise Http404
+    membership: Membership | None = caller.membership
+    if membership is None:
+        raise Http404
+    if membership.role == Role.TENANT_ADMIN:
+        return confirmation
+    owns_team = membership.teammembership_set.filter(team__slug=memory.team, is_owner=True).exists()
+    if memory.team and owns_team:
+        return confirmation
+    raise Http404
+
+
+def _settled(confirmation: Confirmation) -> Response:
+    confirmation.refresh_from_db()
+    return Response(
+        ConfirmationOutSerializer(
+            {
+                "id": confirmation.pk,
+                "state": confirmation.state,
+                "confirm_by": confirmation.confirm_by,
+                "memory_id": confirmation.memory_id,
+                "memory_status": confirmation.memory.status,
+            }
+        ).data
+    )
+
+
+def _conflict(exc: ConfirmationError) -> Response:
+    return Response({"error": "confirmation_closed", "detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+
+
+class ConfirmationAcceptApi(APIView):
+    @extend_schema(request=None, responses=ConfirmationOutSerializer, summary="Confirm a pending memory")
+    def post(self, request: Request, confirmation_id: str) -> Response:
+        caller = caller_for(request)
+        confirmation = _confirmation_for_caller(caller, confirmation_id)
+        try:
+            confirmation_accept(confirmation=confirmation, actor=caller.actor)
+        except ConfirmationError as exc:
+            return _conflict(exc)
+        return _settled(confirmation)
+
+
+class ConfirmationDeclineApi(APIView):
+    @extend_schema(request=None, responses=ConfirmationOutSerializer, summary="Decline a pending memory")
+    def post(self, request: Request, confirmation_id: str) -> Response:
+        caller = caller_for(request)
+        confirmation = _confirmation_for_caller(caller, confirmation_id)
+        try:
+            confirmation_decline(confirmation=confirmation, actor=caller.actor)
+        except ConfirmationError as exc:
+            return _conflict(exc)
+        return _settled(confirmation)

@@ -1,0 +1,300 @@
+"""memory.write: run a candidate through the write pipeline, then store and audit the decision.
+
+The pipeline (governance/pipeline) decides; this module gathers what it needs (policy snapshot,
+the subject's consent flags, the existing memories of the same scope, decrypted) and carries the
+decision out in one transaction with its audit events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from audit.events import Event
+from audit.services import audit_record
+from governance.models import AgentClient, Membership
+from governance.pipeline import run_pipeline
+from governance.pipeline.base import Actor, Candidate, Decision, ExistingMemory, InvalidCandidate, Scope, WriteContext
+from governance.policy import policy_snapshot_for_tenant
+from governance.vocabulary import DecisionKind, Level, MemoryType, Role, SourceType, Status
+from memories.fingerprints import content_fingerprint
+from memories.models import Confirmation, Memory
+from memories.selectors import session_is_opted_out, subject_is_paused
+from memories.services.records import NewMemory, memory_create, memory_update, touch_subject
+
+# Enough to find duplicates and contradictions in any realistic scope; bounded so a write never
+# grows with the number of stored memories.
+EXISTING_LIMIT = 300
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    decision: Decision
+    memory: Memory | None = None
+    confirmation: Confirmation | None = None
+
+
+def actor_for_write(*, tenant_id: int, scope: Scope, on_behalf_of: str, session_id: str) -> Actor:
+    """Who the policy sees: the person named by on_behalf_of (or the subject), else the agent itself."""
+    person = on_behalf_of or scope.user_id
+    if not person:
+        return Actor(role=Role.AGENT)
+    membership = Membership.objects.filter(tenant_id=tenant_id, subject_id=person).first()
+    role = Role(membership.role) if membership else Role.MEMBER
+    owned = (
+        frozenset(membership.teammembership_set.filter(is_owner=True).values_list("team__slug", flat=True))
+        if membership
+        else frozenset()
+    )
+    subject = scope.user_id or person
+    return Actor(
+        role=role,
+        user_id=person,
+        memory_paused=subject_is_paused(tenant_id=tenant_id, user_id=subject),
+        session_opt_out=session_is_opted_out(
+            tenant_id=tenant_id, user_id=subject, session_id=session_id or scope.session_id
+        ),
+        owned_teams=owned,
+    )
+
+
+def _person_label(*, tenant_id: int, subject_id: str) -> str:
+    """The actor label ("user:<username>") of the person with this subject id, if they have a login."""
+    if not subject_id:
+        return ""
+    membership = Membership.objects.select_related("user").filter(tenant_id=tenant_id, subject_id=subject_id).first()
+    return f"user:{membership.user.get_username()}" if membership else f"subject:{subject_id}"
+
+
+def check_agent_rights(agent: AgentClient | None, candidate: Candidate) -> None:
+    """Rule 1: the agent key's own limits on the types and scopes it may write."""
+    if agent is None:
+        return
+    if agent.allowed_types and (candidate.type or "") not in agent.allowed_types and candidate.type is not None:
+        raise InvalidCandidate("type", f"this agent key may not write {candidate.type} memories")
+    if agent.allowed_levels and candidate.scope.level not in agent.allowed_levels:
+        raise InvalidCandidate("scope.level", f"this agent key may not write {candidate.scope.level} memories")
+
+
+def _same_scope(scope: Scope) -> Q:
+    query = Q(level=scope.level, user_id=scope.user_id)
+    if scope.level == Level.TEAM:
+        query &= Q(team=scope.team)
+    elif scope.level == Level.PROJECT:
+        query &= Q(project=scope.project)
+    elif scope.level == Level.SESSION:
+        query &= Q(session_id=scope.session_id)
+    elif scope.level == Level.TASK:
+        query &= Q(task_id=scope.task_id)
+    return query
+
+
+def existing_in_scope(*, tenant_id: int, scope: Scope) -> tuple[ExistingMemory, ...]:
+    now = timezone.now()
+    rows = (
+        Memory.objects.filter(tenant_id=tenant_id, status=Status.ACTIVE)
+        .filter(_same_scope(scope))
+        .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))
+        .order_by("-updated_at")[:EXISTING_LIMIT]
+    )
+    return tuple(
+        ExistingMemory(
+            id=str(row.pk),
+            type=MemoryType(row.type),
+            content=row.content,
+            fingerprint=row.fingerprint,
+            source_type=SourceType(row.source_type),
+            confidence=row.confidence,
+            scope=scope,
+        )
+        for row in rows
+    )
+
+
+def memory_write(
+    *,
+    tenant_id: int,
+    candidate: Candidate,
+    actor_label: str,
+    agent: AgentClient | None = None,
+    on_behalf_of: str = "",
+    session_id: str = "",
+    actor: Actor | None = None,
+) -> WriteResult:
+    """Decide on a candidate and carry the decision out. Raises InvalidCandidate for rule 1."""
+    check_agent_rights(agent, candidate)
+    policy = policy_snapshot_for_tenant(tenant_id=tenant_id)
+    if actor is None:
+        actor = actor_for_write(
+            tenant_id=tenant_id, scope=candidate.scope, on_behalf_of=on_behalf_of, session_id=session_id
+        )
+    now = timezone.now()
+    ctx = WriteContext(
+        candidate=candidate,
+        actor=actor,
+        policy=policy,
+        now=now,
+        fingerprint=content_fingerprint(tenant_id=tenant_id, content=candidate.content),
+        existing=existing_in_scope(tenant_id=tenant_id, scope=candidate.scope),
+    )
+    decision = run_pipeline(ctx)
+    with transaction.atomic():
+        return _carry_out(
+            tenant_id=tenant_id,
+            candidate=candidate,
+            decision=decision,
+            actor_label=actor_label,
+            agent=agent,
+            proposer=_person_label(tenant_id=tenant_id, subject_id=on_behalf_of) or actor_label,
+        )
+
+
+def _audit_decision(
+    *,
+    tenant_id: int,
+    event: Event,
+    candidate: Candidate,
+    decision: Decision,
+    actor_label: str,
+    agent: AgentClient | None,
+    memory_id: object = None,
+    **extra: object,
+) -> None:
+    audit_record(
+        tenant_id=tenant_id,
+        event=event,
+        actor=actor_label,
+        memory_id=memory_id,  # type: ignore[arg-type]
+        memory_type=(decision.type or candidate.type or ""),
+        scope=candidate.scope.level,
+        subject_id=candidate.scope.user_id,
+        sensitivity=decision.sensitivity,
+        source_message_id=candidate.source_message_id,
+        requires_confirmation=decision.kind == DecisionKind.ASK_CONFIRMATION,
+        agent_version=agent.name if agent else "",
+        policy_version=decision.policy_version,
+        reason_code=decision.reason_code,
+        entity_types=decision.entity_types,
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+def _carry_out(
+    *,
+    tenant_id: int,
+    candidate: Candidate,
+    decision: Decision,
+    actor_label: str,
+    agent: AgentClient | None,
+    proposer: str,
+) -> WriteResult:
+    common = {
+        "tenant_id": tenant_id,
+        "candidate": candidate,
+        "decision": decision,
+        "actor_label": actor_label,
+        "agent": agent,
+    }
+    _audit_decision(event=Event.MEMORY_CANDIDATE_DETECTED, **common)
+    if decision.conflict_with:
+        _audit_decision(
+            event=Event.MEMORY_CONFLICT_DETECTED,
+            memory_id=decision.conflict_with,
+            **common,
+            details={"superseded": bool(decision.supersedes)},
+        )
+    result = _store(
+        tenant_id=tenant_id,
+        candidate=candidate,
+        decision=decision,
+        actor_label=actor_label,
+        agent=agent,
+        proposer=proposer,
+    )
+    memory_id = result.memory.pk if result.memory else None
+    _audit_decision(event=Event.MEMORY_WRITE_REQUESTED, memory_id=memory_id, **common)
+    if decision.kind == DecisionKind.REJECT:
+        _audit_decision(event=Event.MEMORY_WRITE_REJECTED, **common)
+        if decision.reason_code == "audit_only":
+            _audit_decision(event=Event.AUDIT_FACT_RECORDED, **common)
+    elif decision.kind == DecisionKind.SAVE:
+        _audit_decision(
+            event=Event.MEMORY_WRITE_APPROVED,
+            memory_id=memory_id,
+            **common,
+            details={"deduplicated": decision.deduplicated, "superseded": decision.supersedes},
+        )
+    return result
+
+
+def _store(
+    *,
+    tenant_id: int,
+    candidate: Candidate,
+    decision: Decision,
+    actor_label: str,
+    agent: AgentClient | None,
+    proposer: str,
+) -> WriteResult:
+    if decision.kind == DecisionKind.REJECT:
+        return WriteResult(decision)
+
+    if decision.kind == DecisionKind.SAVE and decision.duplicate_of:
+        memory = Memory.objects.select_for_update(of=("self",)).get(pk=decision.duplicate_of, tenant_id=tenant_id)
+        memory.save(update_fields=["updated_at"])  # refreshed: the person said it again
+        touch_subject(tenant_id=tenant_id, user_id=memory.user_id)
+        return WriteResult(decision, memory=memory)
+
+    if decision.kind == DecisionKind.SAVE and decision.supersedes:
+        old = Memory.objects.get(pk=decision.supersedes, tenant_id=tenant_id)
+        memory = memory_update(
+            memory=old,
+            actor=actor_label,
+            content=candidate.content,
+            sensitivity=decision.sensitivity,
+            change="superseded",
+        )
+        return WriteResult(decision, memory=memory)
+
+    pending = decision.kind == DecisionKind.ASK_CONFIRMATION
+    status = Status.ACTIVE
+    if pending:
+        status = Status.PENDING_APPROVAL if decision.confirm_by == "admin" else Status.PENDING_CONFIRMATION
+    memory = memory_create(
+        tenant_id=tenant_id,
+        new=NewMemory(
+            scope=candidate.scope,
+            type=(decision.type or candidate.type or MemoryType.TEMPORARY_CONTEXT),
+            content=candidate.content,
+            source_type=candidate.source_type,
+            source_message_id=candidate.source_message_id,
+            confidence=candidate.confidence,
+            sensitivity=decision.sensitivity,
+            entity_types=decision.entity_types,
+            expires_at=decision.expires_at,
+            status=status,
+            retention_policy="ttl" if decision.expires_at else "user_controlled",
+            reason_code=decision.reason_code,
+            reason=decision.reason,
+            policy_version=decision.policy_version,
+            conflict_with=decision.conflict_with,
+        ),
+        actor=actor_label,
+        agent=agent,
+        audit=False,
+    )
+    if not pending:
+        return WriteResult(decision, memory=memory)
+    policy = policy_snapshot_for_tenant(tenant_id=tenant_id)
+    confirmation = Confirmation.objects.create(
+        tenant_id=tenant_id,
+        memory=memory,
+        confirm_by=decision.confirm_by or "user",
+        requested_by=proposer,
+        expires_at=timezone.now() + timedelta(seconds=policy.pending_confirmation_ttl),
+    )
+    return WriteResult(decision, memory=memory, confirmation=confirmation)

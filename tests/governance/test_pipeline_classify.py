@@ -1,0 +1,131 @@
+"""Stage 3: type inference from content (zh+en), type checks, and transient detection (rule 9 input)."""
+
+from __future__ import annotations
+
+import pytest
+
+from governance.pipeline.classify import ClassifyStage
+from governance.pipeline.lexicons.transient import transient_cue
+from governance.pipeline.testing import make_context
+from governance.vocabulary import Level, MemoryType, SourceType
+
+stage = ClassifyStage()
+
+T = MemoryType
+
+
+@pytest.mark.parametrize(
+    ("content", "level", "expected"),
+    [
+        # preferences: format, language, tone, length — even when phrased as a prohibition
+        ("Remember I'd like answers as bullet points.", Level.USER, T.USER_PREFERENCE),
+        ("以后用中文回答我。", Level.USER, T.USER_PREFERENCE),
+        ("Please keep a formal tone in replies.", Level.USER, T.USER_PREFERENCE),
+        ("Never use tables in answers.", Level.USER, T.USER_PREFERENCE),
+        ("我偏好先给结论再展开。", Level.USER, T.USER_PREFERENCE),
+        ("周报每段不超过 5 行。", Level.USER, T.USER_PREFERENCE),
+        # profile
+        ("我是数据平台组的产品经理。", Level.USER, T.USER_PROFILE),
+        ("I work on the checkout service.", Level.USER, T.USER_PROFILE),
+        ("I'm a data scientist in the Berlin office.", Level.USER, T.USER_PROFILE),
+        ("我常用 Go 和 Rust。", Level.USER, T.USER_PROFILE),
+        # constraints: never/always/must + an action
+        ("不要在周五发布生产变更。", Level.USER, T.CONSTRAINT),
+        ("Always run the linters before merging.", Level.USER, T.CONSTRAINT),
+        ("删除文件之前必须先备份。", Level.USER, T.CONSTRAINT),
+        # corrections
+        ("更正：我负责的是 billing，不是 checkout。", Level.USER, T.CORRECTION),
+        ("Actually, my team is SRE, not DBA.", Level.USER, T.CORRECTION),
+        ("It's not Python but Go that I use at work.", Level.USER, T.CORRECTION),
+        # task state and tool results
+        ("当前任务：第 2 步已完成，下一步发邮件。", Level.TASK, T.TASK_STATE),
+        ("Next step: send the invoice to finance.", Level.TASK, T.TASK_STATE),
+        ("Order 5521 status was 'shipped' at 14:02.", Level.TASK, T.TOOL_RESULT_REF),
+        ("查询结果：工单 332 当前状态为已关闭。", Level.TASK, T.TOOL_RESULT_REF),
+        # temporary context
+        ("这次我们在讨论 Q3 路线图。", Level.SESSION, T.TEMPORARY_CONTEXT),
+        ("Today we're looking at the onboarding flow.", Level.SESSION, T.TEMPORARY_CONTEXT),
+        # rules
+        ("公司规定：所有仓库必须开启分支保护。", Level.TENANT, T.ORGANIZATION_RULE),
+        ("Team policy: every PR needs two reviewers.", Level.TEAM, T.ORGANIZATION_RULE),
+        ("For billing-api, use pytest -x for quick runs.", Level.PROJECT, T.PROJECT_RULE),
+        ("本项目统一用 black 格式化。", Level.PROJECT, T.PROJECT_RULE),
+        ("In this repo, commit messages follow Conventional Commits.", Level.USER, T.PROJECT_RULE),
+    ],
+)
+def test_it_infers_the_type_from_content(content: str, level: Level, expected: MemoryType) -> None:
+    assert stage.run(make_context(content, level=level)).type == expected
+
+
+def test_the_source_decides_for_machines() -> None:
+    ctx = make_context("collect_order done", level=Level.TASK, source_type=SourceType.TASK_STATE_MACHINE)
+    assert stage.run(ctx).type == T.TASK_STATE
+    ctx = make_context("Ticket 4412: waiting", level=Level.TASK, source_type=SourceType.TOOL_RESULT)
+    assert stage.run(ctx).type == T.TOOL_RESULT_REF
+
+
+@pytest.mark.parametrize(
+    ("level", "expected"),
+    [(Level.SESSION, T.TEMPORARY_CONTEXT), (Level.TASK, T.TASK_STATE), (Level.USER, T.USER_PROFILE)],
+)
+def test_without_any_cue_the_scope_decides(level: Level, expected: MemoryType) -> None:
+    assert stage.run(make_context("Zebra 42.", level=level)).type == expected
+
+
+def test_a_given_type_is_kept_even_when_the_content_disagrees() -> None:
+    ctx = stage.run(make_context("I work on the checkout service.", type=T.TASK_STATE, level=Level.USER))
+    assert ctx.type == T.TASK_STATE
+    assert any("looks like user_profile" in note for note in ctx.notes)
+
+
+def test_a_consistent_given_type_adds_no_mismatch_note() -> None:
+    ctx = stage.run(make_context("I like tables.", type=T.USER_PREFERENCE))
+    assert not any("looks like" in note for note in ctx.notes)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "I'm so tired today.",
+        "今天好累啊",
+        "Ugh, long day.",
+        "I'm feeling a bit down",
+        "Thanks!",
+        "哈哈好的",
+        "The weather is lovely today.",
+        "这只是本次任务，不要保存。",
+        "Only for this task: use the staging DB.",
+        "我们这次聊的是年会预算。",
+        "用户刚说早饭吃的是煎饼。",
+        "I had a burrito for lunch.",
+        "Answer this one in English.",
+        "don't remember this",
+    ],
+)
+def test_it_marks_transient_content(content: str) -> None:
+    assert stage.run(make_context(content)).transient is True
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "I'm tired of long answers, keep them short.",
+        "I'm happy with tables.",
+        "太长的回答很烦，简洁点。",
+        "Remember I'm using Node 20.11 and pnpm 9 on this laptop.",
+        "从今天起回答都用中文。",
+        "From today on, answer in English.",
+        "I tend to skim long paragraphs.",
+        "Never save passwords.",
+        "I'm a backend engineer.",
+    ],
+)
+def test_lasting_statements_are_not_transient(content: str) -> None:
+    assert stage.run(make_context(content)).transient is False
+
+
+def test_transient_cue_says_why() -> None:
+    assert transient_cue("今天好累") == "mood"
+    assert transient_cue("hello!") == "small_talk"
+    assert transient_cue("just this once, use CSV") == "one_off"
+    assert transient_cue("我们这次聊的是预算") == "momentary"

@@ -1,0 +1,186 @@
+"""POST /api/v1/memories/write and the confirmations API, through the real pipeline."""
+
+from __future__ import annotations
+
+import pytest
+
+from audit.models import AuditEvent
+from memories.models import Confirmation, Memory
+
+
+def _candidate(content: str, **overrides: object) -> dict[str, object]:
+    body: dict[str, object] = {
+        "type": "user_preference",
+        "content": content,
+        "scope": {"level": "user", "user_id": "alice"},
+        "source": {"source_type": "explicit_user_request", "source_message_id": "msg-1"},
+        "confidence": 0.95,
+    }
+    body.update(overrides)
+    return body
+
+
+def _write(world, body: dict[str, object], key: str | None = None):
+    return world.agent_client(key or world.demo_key).post("/api/v1/memories/write", body, format="json")
+
+
+def test_an_explicit_preference_is_saved_encrypted_and_audited(world):
+    response = _write(world, _candidate("记住我喜欢回答里多用表格。"))
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert body["decision"] == "save" and body["type"] == "user_preference" and body["sensitivity"] == "low"
+    memory = Memory.objects.get(pk=body["memory_id"])
+    assert memory.status == "active" and memory.content == "记住我喜欢回答里多用表格。"
+    assert memory.agent == world.demo_agent and memory.policy_version == body["policy_version"] == 1
+    events = list(
+        AuditEvent.objects.filter(tenant=world.demo, event__startswith="memory_").values_list("event", flat=True)
+    )
+    assert events[-3:] == ["memory_candidate_detected", "memory_write_requested", "memory_write_approved"]
+
+
+def test_a_secret_is_rejected_and_nothing_of_it_is_stored_or_audited(world):
+    secret = "sk-proj-" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Yz3"
+    response = _write(world, _candidate(f"Remember my OpenAI key {secret}", type=None))
+    body = response.json()
+    assert body["decision"] == "reject" and body["reason_code"] == "restricted_data"
+    assert body["sensitivity"] == "restricted" and body["memory_id"] is None
+    assert not Memory.objects.exists()
+    for row in AuditEvent.objects.filter(tenant=world.demo).values():
+        assert secret not in str(row)
+    rejected = AuditEvent.objects.get(event="memory_write_rejected")
+    assert rejected.entity_types and rejected.reason_code == "restricted_data"
+
+
+def test_the_same_memory_twice_is_deduplicated(world):
+    first = _write(world, _candidate("I like bullet lists.")).json()
+    second = _write(world, _candidate("i like bullet lists")).json()
+    assert second["decision"] == "save" and second["deduplicated"] is True
+    assert second["memory_id"] == first["memory_id"]
+    assert Memory.objects.count() == 1
+
+
+def test_an_inferred_preference_waits_for_the_user_who_can_accept_it(world):
+    body = _write(
+        world,
+        _candidate("The user seems to prefer dark mode.", source={"source_type": "agent_inference"}, confidence=0.7),
+    ).json()
+    assert body["decision"] == "ask_confirmation" and body["confirm_by"] == "user"
+    memory = Memory.objects.get(pk=body["memory_id"])
+    assert memory.status == "pending_confirmation"
+    # bob (teammate) and the other tenant's agent can't settle it; alice can.
+    assert (
+        world.user_client(world.bob).post(f"/api/v1/confirmations/{body['confirmation_id']}/accept").status_code == 404
+    )
+    acme = world.agent_client(world.acme_key)
+    assert acme.post(f"/api/v1/confirmations/{body['confirmation_id']}/accept").status_code == 404
+    response = world.user_client(world.alice).post(f"/api/v1/confirmations/{body['confirmation_id']}/accept")
+    assert response.status_code == 200 and response.json()["memory_status"] == "active"
+    again = world.user_client(world.alice).post(f"/api/v1/confirmations/{body['confirmation_id']}/decline")
+    assert again.status_code == 409
+
+
+def test_declining_deletes_the_pending_memory(world):
+    body = _write(
+        world, _candidate("The user probably likes emoji.", source={"source_type": "agent_inference"}, confidence=0.6)
+    ).json()
+    response = world.agent_client(world.demo_key).post(f"/api/v1/confirmations/{body['confirmation_id']}/decline")
+    assert response.json()["memory_status"] == "deleted"
+
+
+def test_an_org_rule_from_an_admin_waits_for_another_admin(world, django_user_model):
+    from governance.services.tenancy import membership_set, user_create
+
+    rule = _candidate(
+        "All repositories must have a CODEOWNERS file.",
+        type="organization_rule",
+        scope={"level": "tenant"},
+        on_behalf_of="carol",
+    )
+    body = _write(world, rule).json()
+    assert body["decision"] == "ask_confirmation" and body["confirm_by"] == "admin"
+    url = f"/api/v1/confirmations/{body['confirmation_id']}/accept"
+    # The agent can't approve rules; the proposer can't approve their own; a member can't either.
+    assert world.agent_client(world.demo_key).post(url).status_code == 404
+    assert world.user_client(world.alice).post(url).status_code == 404
+    refused = world.user_client(world.carol).post(url)
+    assert refused.status_code == 409 and "four eyes" in refused.json()["detail"]
+    frank = membership_set(
+        tenant=world.demo, user=user_create(username="frank", password="x-x-x-x-1"), role="tenant_admin", actor="t"
+    )
+    accepted = world.user_client(frank).post(url)
+    assert accepted.status_code == 200 and accepted.json()["memory_status"] == "active"
+    assert Confirmation.objects.get(pk=body["confirmation_id"]).decided_by == "user:frank"
+
+
+def test_a_member_cannot_write_org_rules(world):
+    body = _write(
+        world,
+        _candidate("组织规则：周五不发版。", type="organization_rule", scope={"level": "tenant"}, on_behalf_of="alice"),
+    ).json()
+    assert body["decision"] == "reject" and body["reason_code"] == "not_authorized"
+
+
+def test_a_paused_subject_gets_user_paused(world):
+    from memories.services.subjects import subject_set_paused
+
+    subject_set_paused(tenant_id=world.demo.pk, user_id="alice", paused=True, actor="test")
+    assert _write(world, _candidate("Remember I like tables.")).json()["reason_code"] == "user_paused"
+
+
+def test_an_opted_out_session_gets_session_opt_out(world):
+    from memories.services.subjects import session_opt_out
+
+    session_opt_out(tenant_id=world.demo.pk, user_id="alice", session_id="s-1", actor="test")
+    body = _write(world, _candidate("Remember I like tables.", session_id="s-1")).json()
+    assert body["reason_code"] == "session_opt_out"
+
+
+def test_the_other_tenants_agent_writes_into_its_own_tenant_only(world):
+    body = _write(world, _candidate("Prefers English."), key=world.acme_key).json()
+    memory = Memory.objects.get(pk=body["memory_id"])
+    assert memory.tenant == world.acme
+    assert world.agent_client(world.demo_key).get(f"/api/v1/memories/{memory.pk}").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"type": "not_a_type"}, "type"),
+        ({"scope": {"level": "galaxy"}}, "scope"),
+        ({"source": {"source_type": "rumour"}}, "source"),
+        ({"content": ""}, "content"),
+        ({"content": "x" * 2001}, "content"),
+        ({"expires_at": "next tuesday"}, "expires_at"),
+        ({"expires_at": "2001-01-01T00:00:00Z"}, "expires_at"),
+        ({"confidence": 7}, "confidence"),
+        ({"scope": {"level": "session", "user_id": "alice"}}, "scope.session_id"),
+    ],
+)
+def test_invalid_input_is_a_400_naming_the_field(world, change, field):
+    response = _write(world, {**_candidate("Remember I like tables."), **change})
+    assert response.status_code == 400, response.content
+    body = response.json()
+    named = body.get("field") or ",".join(body.get("fields", {}))
+    assert field.split(".")[0] in named
+    assert not Memory.objects.exists()
+
+
+def test_malformed_json_is_a_400(world):
+    response = world.agent_client(world.demo_key).generic(
+        "POST", "/api/v1/memories/write", '{"content": ', content_type="application/json"
+    )
+    assert response.status_code == 400 and response.json()["error"] == "malformed_json"
+
+
+def test_a_key_limited_to_some_levels_gets_a_400_for_others(world):
+    world.demo_agent.allowed_levels = ["session", "task"]
+    world.demo_agent.save(update_fields=["allowed_levels"])
+    response = _write(world, _candidate("Remember I like tables."))
+    assert response.status_code == 400 and response.json()["field"] == "scope.level"
+
+
+def test_a_person_can_only_write_for_themself(world):
+    response = world.user_client(world.bob).post(
+        "/api/v1/memories/write", _candidate("Remember alice likes tables."), format="json"
+    )
+    assert response.status_code == 400 and response.json()["field"] == "scope.user_id"
