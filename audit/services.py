@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -60,7 +60,7 @@ def _lock_head(tenant_id: int) -> AuditChainHead:
     return AuditChainHead.objects.select_for_update().get(tenant_id=tenant_id)
 
 
-def audit_record(
+def audit_fields(
     *,
     tenant_id: int,
     event: Event,
@@ -78,12 +78,11 @@ def audit_record(
     reason_code: str = "",
     entity_types: Iterable[str] = (),
     details: Mapping[str, Any] | None = None,
-) -> AuditEvent:
-    """Append one event to the tenant's chain. Never pass memory content here."""
-    fields: dict[str, Any] = {
+) -> dict[str, Any]:
+    """One event's fields, checked (no free text in details), ready for :func:`audit_append`."""
+    return {
         "tenant_id": tenant_id,
         "event": Event(event).value,
-        "created_at": timezone.now(),
         "actor": actor,
         "memory_id": str(memory_id) if memory_id else None,
         "memory_type": memory_type,
@@ -99,13 +98,35 @@ def audit_record(
         "entity_types": sorted(set(entity_types)),
         "details": _clean_details(details),
     }
+
+
+def audit_append(events: Sequence[dict[str, Any]]) -> list[AuditEvent]:
+    """Append events (built by :func:`audit_fields`) of one tenant to its chain, in order.
+
+    One lock of the chain head and one bulk insert, however many events: a write that records
+    several events pays for the chain once.
+    """
+    if not events:
+        return []
+    tenant_ids = {fields["tenant_id"] for fields in events}
+    if len(tenant_ids) != 1:
+        raise ValueError("audit_append takes the events of one tenant")
+    now = timezone.now()
+    rows = []
     with transaction.atomic():
-        head = _lock_head(tenant_id)
-        fields["seq"] = head.seq + 1
-        fields["prev_hash"] = head.head_hash
-        fields["hash"] = event_hash(fields)
-        row = AuditEvent.objects.create(**fields)
-        head.seq = fields["seq"]
-        head.head_hash = fields["hash"]
+        head = _lock_head(tenant_ids.pop())
+        seq, prev = head.seq, head.head_hash
+        for fields in events:
+            seq += 1
+            chained = {**fields, "created_at": now, "seq": seq, "prev_hash": prev}
+            chained["hash"] = prev = event_hash(chained)
+            rows.append(AuditEvent(**chained))
+        AuditEvent.objects.bulk_create(rows)
+        head.seq, head.head_hash = seq, prev
         head.save(update_fields=["seq", "head_hash"])
-    return row
+    return rows
+
+
+def audit_record(**fields: Any) -> AuditEvent:
+    """Append one event to the tenant's chain (see :func:`audit_fields`). Never pass memory content."""
+    return audit_append([audit_fields(**fields)])[0]

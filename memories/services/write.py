@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from audit.events import Event
-from audit.services import audit_record
+from audit.services import audit_append, audit_fields
 from governance.models import AgentClient, Membership
 from governance.pipeline import run_pipeline
 from governance.pipeline.base import Actor, Candidate, Decision, ExistingMemory, InvalidCandidate, Scope, WriteContext
@@ -45,11 +45,9 @@ def actor_for_write(*, tenant_id: int, scope: Scope, on_behalf_of: str, session_
         return Actor(role=Role.AGENT)
     membership = Membership.objects.filter(tenant_id=tenant_id, subject_id=person).first()
     role = Role(membership.role) if membership else Role.MEMBER
-    owned = (
-        frozenset(membership.teammembership_set.filter(is_owner=True).values_list("team__slug", flat=True))
-        if membership
-        else frozenset()
-    )
+    owned: frozenset[str] = frozenset()
+    if membership and scope.level == Level.TEAM:  # only team rules ask who owns which team
+        owned = frozenset(membership.teammembership_set.filter(is_owner=True).values_list("team__slug", flat=True))
     subject = scope.user_id or person
     return Actor(
         role=role,
@@ -153,7 +151,7 @@ def memory_write(
         )
 
 
-def _audit_decision(
+def _decision_event(
     *,
     tenant_id: int,
     event: Event,
@@ -163,8 +161,8 @@ def _audit_decision(
     agent: AgentClient | None,
     memory_id: object = None,
     **extra: object,
-) -> None:
-    audit_record(
+) -> dict[str, object]:
+    return audit_fields(
         tenant_id=tenant_id,
         event=event,
         actor=actor_label,
@@ -199,13 +197,15 @@ def _carry_out(
         "actor_label": actor_label,
         "agent": agent,
     }
-    _audit_decision(event=Event.MEMORY_CANDIDATE_DETECTED, **common)
+    events = [_decision_event(event=Event.MEMORY_CANDIDATE_DETECTED, **common)]
     if decision.conflict_with:
-        _audit_decision(
-            event=Event.MEMORY_CONFLICT_DETECTED,
-            memory_id=decision.conflict_with,
-            **common,
-            details={"superseded": bool(decision.supersedes)},
+        events.append(
+            _decision_event(
+                event=Event.MEMORY_CONFLICT_DETECTED,
+                memory_id=decision.conflict_with,
+                **common,
+                details={"superseded": bool(decision.supersedes)},
+            )
         )
     result = _store(
         tenant_id=tenant_id,
@@ -216,18 +216,21 @@ def _carry_out(
         proposer=proposer,
     )
     memory_id = result.memory.pk if result.memory else None
-    _audit_decision(event=Event.MEMORY_WRITE_REQUESTED, memory_id=memory_id, **common)
+    events.append(_decision_event(event=Event.MEMORY_WRITE_REQUESTED, memory_id=memory_id, **common))
     if decision.kind == DecisionKind.REJECT:
-        _audit_decision(event=Event.MEMORY_WRITE_REJECTED, **common)
+        events.append(_decision_event(event=Event.MEMORY_WRITE_REJECTED, **common))
         if decision.reason_code == "audit_only":
-            _audit_decision(event=Event.AUDIT_FACT_RECORDED, **common)
+            events.append(_decision_event(event=Event.AUDIT_FACT_RECORDED, **common))
     elif decision.kind == DecisionKind.SAVE:
-        _audit_decision(
-            event=Event.MEMORY_WRITE_APPROVED,
-            memory_id=memory_id,
-            **common,
-            details={"deduplicated": decision.deduplicated, "superseded": decision.supersedes},
+        events.append(
+            _decision_event(
+                event=Event.MEMORY_WRITE_APPROVED,
+                memory_id=memory_id,
+                **common,
+                details={"deduplicated": decision.deduplicated, "superseded": decision.supersedes},
+            )
         )
+    audit_append(events)
     return result
 
 

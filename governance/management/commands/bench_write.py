@@ -73,7 +73,7 @@ class Command(BaseCommand):
         def service_write(i: int) -> None:
             memory_write(tenant_id=tenant.pk, candidate=candidate(i), actor_label="agent:bench")
 
-        client = Client()
+        client = Client(HTTP_HOST="127.0.0.1")
 
         def http_write(i: int) -> None:
             c = candidate(i)
@@ -89,7 +89,7 @@ class Command(BaseCommand):
                 content_type="application/json",
                 headers={"authorization": f"Bearer {key}"},
             )
-            assert response.status_code == 200, response.content
+            assert response.status_code == 200, response.status_code
 
         def detect(i: int) -> None:
             detect_sensitivity(TEXTS[i % len(TEXTS)].format(n=i))
