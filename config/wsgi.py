@@ -4,3 +4,8 @@ from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 application = get_wsgi_application()
+
+# Load the sensitivity detector (presidio, spaCy) now rather than on the first request.
+from governance.recognizers import warm_up  # noqa: E402
+
+warm_up()

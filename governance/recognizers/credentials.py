@@ -79,7 +79,7 @@ def _password_value(match: re.Match[str]) -> bool:
 
 
 def _bare_password_value(match: re.Match[str]) -> bool:
-    """ "with password Winter2026!x": without "is" or ":" only a value mixing letters with digits
+    """Without "is" or ":" ("with password Winter2026!x") only a value mixing letters with digits
     or symbols counts, so "password manager" and "password reset" stay words."""
     value = match.group("value")
     return (
@@ -96,6 +96,7 @@ def _assigned_secret(match: re.Match[str]) -> bool:
 
 
 def _in_url(text: str, start: int) -> bool:
+    """URL paths and hosts often look random; credentials in URLs have rules of their own."""
     chunk_start = max(text.rfind(c, 0, start) for c in " \t\n\r") + 1
     chunk = text[chunk_start:start]
     return "://" in chunk or chunk.startswith("www.")

@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -60,6 +61,7 @@ class BlankSpacyNlpEngine(NlpEngine):
     def __init__(self, language: str = LANGUAGE) -> None:
         self._language = language
         self._nlp: Language | None = None
+        self._no_tokens: Doc | None = None
 
     @property
     def nlp(self) -> Language:
@@ -69,6 +71,8 @@ class BlankSpacyNlpEngine(NlpEngine):
 
     def load(self) -> None:
         self._nlp = spacy.blank(self._language)
+        # One empty Doc serves every call: nothing reads or writes its tokens.
+        self._no_tokens = Doc(self._nlp.vocab, words=[])
 
     def is_loaded(self) -> bool:
         return self._nlp is not None
@@ -76,7 +80,7 @@ class BlankSpacyNlpEngine(NlpEngine):
     def process_text(self, text: str, language: str) -> NlpArtifacts:
         return NlpArtifacts(
             entities=[],
-            tokens=Doc(self.nlp.vocab, words=[]),
+            tokens=self._no_tokens,
             tokens_indices=[],
             lemmas=[],
             nlp_engine=self,
@@ -108,6 +112,8 @@ class BlankSpacyNlpEngine(NlpEngine):
 
 
 class _ResultMixin(EntityRecognizer):
+    """Builds results the way presidio's own recognizers do (score and recognizer metadata)."""
+
     def _result(self, entity_type: str, start: int, end: int) -> RecognizerResult:
         return RecognizerResult(
             entity_type=entity_type,
@@ -140,8 +146,8 @@ class RuleRecognizer(_ResultMixin):
         return [
             self._result(value, start, end)
             for rule, value in self._rules
-            if value in wanted
-            for start, end in rule.spans(text, lowered)
+            if value in wanted and rule.might_match(lowered)
+            for start, end in rule.spans(text)
         ]
 
 
@@ -173,11 +179,12 @@ class LexiconRecognizer(_ResultMixin):
 class OfflineEmailRecognizer(EmailRecognizer):
     """presidio's e-mail recognizer with a CJK-safe pattern and a TLD check that never fetches.
 
-    presidio's own pattern is built on ``\\w``, which swallows the Chinese text around an address
-    ("邮箱alice@example.com帮我" becomes one "domain" ending in ".com帮我" that fails the TLD check).
-    The user part may not follow a "/": in "postgres://reader@db.example.com" it is a URL's user.
-    Its ``validate_result`` calls the module-level ``tldextract.extract``, whose extractor fetches
-    the public suffix list over HTTP on first use; this one uses the extractor it is given.
+    presidio's pattern is built on ``\\w``, which swallows the Chinese text around an address
+    ("邮箱alice@example.com帮我" becomes one "domain" ending in ".com帮我" that fails the TLD check);
+    this one is ASCII, and its user part may not follow a "/" ("postgres://reader@db.example.com"
+    names a URL's user, not a mailbox). presidio's ``validate_result`` calls the module-level
+    ``tldextract.extract``, whose extractor fetches the public suffix list over HTTP on first use;
+    this one uses the offline extractor it is given.
     """
 
     PATTERNS = [
@@ -193,8 +200,60 @@ class OfflineEmailRecognizer(EmailRecognizer):
         self._tld_extract = tld_extract
         super().__init__(patterns=self.PATTERNS, supported_language=LANGUAGE)
 
+    def analyze(
+        self,
+        text: str,
+        entities: list[str],
+        nlp_artifacts: NlpArtifacts | None = None,
+        regex_flags: int | None = None,
+    ) -> list[RecognizerResult]:
+        if "@" not in text:
+            return []
+        return super().analyze(text, entities, nlp_artifacts, regex_flags)
+
     def validate_result(self, pattern_text: str) -> bool:
         return self._tld_extract(pattern_text).fqdn != ""
+
+
+class GatedIbanRecognizer(IbanRecognizer):
+    """presidio's IBAN recognizer (mod-97 checked), run only where an IBAN could start.
+
+    Its patterns go through the ``regex`` module's compile cache on every call, which costs more
+    than all our rules together; a country code and two check digits are a cheap precondition.
+    """
+
+    _POSSIBLE_START = re.compile(r"[A-Z]{2}[ -]?[0-9]{2}")
+
+    def analyze(
+        self,
+        text: str,
+        entities: list[str],
+        nlp_artifacts: NlpArtifacts | None = None,
+        regex_flags: int | None = None,
+    ) -> list[RecognizerResult]:
+        if not self._POSSIBLE_START.search(text):
+            return []
+        return super().analyze(text, entities, nlp_artifacts, regex_flags)
+
+
+class SingleLanguageRegistry(RecognizerRegistry):
+    """Every request wants every recognizer: skip presidio's per-entity filtering.
+
+    presidio matches each requested entity against each recognizer on every call (some 300
+    comparisons here); with one language and all entities requested, the answer is always the
+    whole registry.
+    """
+
+    def get_recognizers(
+        self,
+        language: str,
+        entities: list[str] | None = None,
+        all_fields: bool = False,
+        ad_hoc_recognizers: list[EntityRecognizer] | None = None,
+    ) -> list[EntityRecognizer]:
+        if language == LANGUAGE and not ad_hoc_recognizers:
+            return list(self.recognizers)
+        return super().get_recognizers(language, entities, all_fields, ad_hoc_recognizers)
 
 
 class NoContextEnhancer(ContextAwareEnhancer):
@@ -231,7 +290,8 @@ def _secret_rank(entity: EntityType) -> int | None:
 
 
 def drop_subsumed(results: Sequence[RecognizerResult]) -> list[RecognizerResult]:
-    """Drop generic findings that overlap a more specific secret (see GENERIC_SECRET_TIERS)."""
+    """Drop findings that are part of a more specific secret: a generic secret overlapping a
+    provider's key (see GENERIC_SECRET_TIERS), an e-mail or phone inside a connection string."""
     ranked = [(result, _secret_rank(EntityType(result.entity_type))) for result in results]
     kept = []
     for result, rank in ranked:
@@ -280,10 +340,10 @@ def build_analyzer() -> AnalyzerEngine:
         RuleRecognizer("LexiconPatternRecognizer", LEXICON_RULES),
         LexiconRecognizer("LexiconRecognizer", LEXICONS),
         OfflineEmailRecognizer(offline_tld_extract()),
-        IbanRecognizer(supported_language=LANGUAGE),
+        GatedIbanRecognizer(supported_language=LANGUAGE),
     ]
     return AnalyzerEngine(
-        registry=RecognizerRegistry(recognizers=recognizers, supported_languages=[LANGUAGE]),
+        registry=SingleLanguageRegistry(recognizers=recognizers, supported_languages=[LANGUAGE]),
         nlp_engine=nlp_engine,
         supported_languages=[LANGUAGE],
         context_aware_enhancer=NoContextEnhancer(),

@@ -1,5 +1,5 @@
 """Numbers that identify a person: resident ids, passports, SSNs, bank cards (all ``restricted``),
-and phone numbers and street addresses (``high``).
+and phone numbers and street addresses (``high``). A city alone ("住在杭州市") is not an address.
 
 Wherever a format carries a checksum it is verified, so that a random 18-digit or 16-digit number
 (an order id, a timestamp) is not taken for an id or a card.
@@ -155,7 +155,7 @@ IDENTITY_RULES: tuple[Rule, ...] = (
         re.compile(
             r"[\u4e00-\u9fff]{1,10}(?:路|街|大道|大街|巷|弄|胡同)\d{1,5}(?:号|號)"
             r"|(?:住址|家庭住址|家住|住在|收货地址|收件地址|居住地址)\s*(?:是|为|:)?\s*"
-            r"[\u4e00-\u9fff]{2,}(?:省|市|区|县|镇|村|小区)"
+            r"[\u4e00-\u9fff]{2,}?(?:省|市)[\u4e00-\u9fff]{1,10}?(?:区|县|镇|村|小区|路|街)"
         ),
         hints=("号", "號", "住", "地址"),
     ),

@@ -75,11 +75,11 @@ LEXICONS: tuple[Lexicon, ...] = (
             health insurance, mental health, hospitalized, hospitalised, in hospital,
             in the hospital, surgery, surgeries, prescription, prescriptions, medication,
             medications, on meds, my doctor, therapist, therapy session, therapy sessions, pregnant,
-            pregnancy, disability, sick leave, symptom, symptoms, physiotherapy, rehab
+            pregnancy, my disability, have a disability, has a disability, sick leave, my symptoms, physiotherapy, rehab
         """),
         zh=_terms("""
             过敏 血压 血糖 体检 病历 病情 病假 住院 手术 处方 服药 吃药 用药 药物 看医生 就医 就诊 复诊
-            心理咨询 心理医生 怀孕 孕期 残疾 身体状况 健康状况 症状 化验
+            心理咨询 心理医生 怀孕 孕期 残疾证 身体状况 健康状况 化验
         """),
     ),
     Lexicon(
@@ -89,7 +89,7 @@ LEXICONS: tuple[Lexicon, ...] = (
             legal case, legal proceedings, legal trouble, legal matter, legal matters, court case,
             court cases, court hearing, court hearings, court order, court orders, court date,
             court dates, criminal record, criminal charge, criminal charges, criminal history,
-            arrested, convicted, conviction, felony, misdemeanor, misdemeanour, probation, parole,
+            arrested, convicted, criminal conviction, felony, misdemeanor, misdemeanour, parole,
             custody battle, custody dispute, custody case, divorce, divorced, restraining order,
             subpoena, subpoenaed, indicted, plea deal, dui, dwi, immigration status, visa status,
             deportation, settlement agreement, liable, lease dispute, tenancy dispute,
@@ -104,22 +104,21 @@ LEXICONS: tuple[Lexicon, ...] = (
         E.FINANCIAL_INFO,
         en=_phrases("""
             salary, salaries, paycheck, payslip, pay stub, wage, wages, income, annual pay,
-            compensation, net worth, my savings, savings account, life savings, loan, loans,
-            mortgage, mortgages, debt, debts, credit score, credit report, credit history,
-            credit limit, brokerage, investment, investments, investment portfolio,
-            stock portfolio, my portfolio, index fund, index funds, mutual fund, mutual funds, etf,
-            etfs, stocks, shares in, 401k, 401 k, roth ira, pension, retirement savings,
-            retirement account, retirement fund, tax return, tax returns, taxes, bank balance,
-            account balance, bankrupt, bankruptcy, overdraft, financial situation, financial status,
+            compensation package, net worth, my savings, savings account, life savings, loan, loans,
+            student loan, student loans, mortgage, mortgages, in debt, my debt, my debts,
+            credit card debt, debt collector, credit score, credit report, credit history,
+            credit limit, brokerage, investment portfolio, stock portfolio, my portfolio, 401k,
+            401 k, roth ira, retirement savings, retirement account, retirement fund, tax return,
+            tax returns, bank balance, account balance, bankrupt, bankruptcy, overdraft,
+            financial situation, financial status,
             financial trouble, financial difficulty, financial difficulties, my finances,
             insurance policy, insurance policies, insurance claim, insurance claims, annual bonus,
             my bonus, year end bonus, stock options, equity grant, rsu, rsus, vesting schedule
         """),
         zh=_terms("""
             工资 薪资 薪水 薪酬 月薪 年薪 底薪 收入 年终奖 奖金 存款 储蓄 积蓄 贷款 房贷 车贷 借款 欠款 欠债
-            负债 债务 网贷 信用卡账单 信用卡欠 征信 信用分 信用评分 芝麻信用 理财 基金 股票 炒股 持仓 证券账户
-            公积金 个税 报税 纳税 余额 资产 身家 破产 财务状况 经济状况 保单 理赔 期权 股权 持股 信用额度
-            信用卡额度
+            负债 网贷 信用卡账单 信用卡欠 征信 信用分 信用评分 芝麻信用 炒股 持仓 证券账户 公积金 个税 报税
+            余额 身家 破产 财务状况 经济状况 保单 理赔 期权 股权 持股 信用额度 信用卡额度
         """),
     ),
     Lexicon(
@@ -127,23 +126,23 @@ LEXICONS: tuple[Lexicon, ...] = (
         en=(
             *_phrases("""
                 account number, account numbers, account num, account id, account ids,
-                account name, account no, account password, acct no, acct number, username,
-                usernames, user name, login name, login id, login credentials,
+                account name, account no, account password, acct no, acct number, my username,
+                my user name, username is, login name, login id, login credentials,
                 routing number, sort code, swift code, bic code, member id, member number,
                 membership id, membership number, customer id, customer number, employee id,
                 employee number
             """),
             *_combine(
                 _phrases("""
-                    bank, brokerage, savings, checking, trading, login, user, email, paypal, alipay,
-                    wechat, aws, gcp, azure, admin, root, personal, customer, billing, my, your
+                    bank, brokerage, savings, checking, trading, email, paypal, alipay, wechat,
+                    personal, my, your
                 """),
                 ("account", "accounts"),
             ),
         ),
         zh=_terms("""
-            账号 帐号 账户 帐户 用户名 登录名 登陆名 银行卡 卡号 开户行 户名 支付宝 微信号 QQ号 工号 会员号
-            客户号 学号
+            账号 帐号 账户 帐户 我的用户名 用户名是 登录名 登陆名 银行卡 卡号 开户行 户名 支付宝 微信号 QQ号
+            工号 会员号 客户号 学号
         """),
     ),
     Lexicon(
@@ -152,8 +151,8 @@ LEXICONS: tuple[Lexicon, ...] = (
             *_phrases("""
                 order number, order numbers, order num, order id, order ids, order no, refund,
                 refunds, refunded, refunding, chargeback, chargebacks, return request,
-                tracking number, tracking no, tracking id, invoice number, invoice no, receipt,
-                receipts, purchase history, transaction id, transaction number, transaction history
+                tracking number, tracking no, tracking id, invoice number, invoice no,
+                purchase history, transaction id, transaction number, transaction history
             """),
             *_combine(
                 ("my", "customer", "purchase", "sales", "pending", "recent", "last"),
@@ -166,9 +165,10 @@ LEXICONS: tuple[Lexicon, ...] = (
         E.PERMISSION_INFO,
         en=(
             *_phrases("""
-                root access, root privilege, root privileges, sudo, superuser, permission,
-                permissions, privilege, privileges, access rights, access level, access levels,
-                access control, elevated access, elevated privileges, read access, write access,
+                root access, root privilege, root privileges, sudo access, sudo rights, sudoer,
+                sudoers, superuser, my permissions, your permissions, their permissions,
+                my privileges, has permission, have permission, access rights, access level,
+                access levels, elevated access, elevated privileges, read access, write access,
                 push access, merge access, deploy access, iam role, iam roles, iam policy,
                 iam policies, iam permission, iam permissions, auto approve, autoapprove,
                 approve all, bypass approval, bypass review, bypass authentication, bypass 2fa,
@@ -186,7 +186,7 @@ LEXICONS: tuple[Lexicon, ...] = (
                 ("access", "rights"),
             ),
         ),
-        zh=_terms("权限 管理员 超级管理员 超管 提权 授权 免审 白名单 访问控制"),
+        zh=_terms("管理员 超级管理员 超管 提权 授权 免审 白名单"),
     ),
     Lexicon(
         E.JOB_TITLE,
@@ -259,7 +259,7 @@ _CURRENCY_WORDS = (
 
 
 _EXAMPLE_MARKERS = (
-    *_terms("比如 例如 譬如 示例 举例 格式 虚构 e.g. eg. format fictional sample placeholder"),
+    *_terms("比如 例如 譬如 示例 举例 格式 虚构 显示 写成 e.g. eg. format fictional sample placeholder show display"),
     "for example",
     "for instance",
     "such as",
@@ -274,6 +274,30 @@ def _not_an_example(match: re.Match[str]) -> bool:
 
 
 LEXICON_RULES: tuple[Rule, ...] = (
+    # Investments, funds, stocks and taxes are also just topics ("比较不同基金的费率", "explain
+    # stocks vs bonds"); they are personal finance when someone's own are meant.
+    Rule(
+        E.FINANCIAL_INFO,
+        re.compile(
+            r"(?<![A-Za-z])(?i:my|i|i've|i'm|user's|user|the user's)(?:\s+\S+){0,4}?\s+"
+            r"(?i:stocks?|shares|investments?|index funds?|mutual funds?|etfs?|pension|taxes|crypto"
+            r"|bitcoin)(?![A-Za-z])"
+            r"|(?:我|用户|他|她)[\u4e00-\u9fff]{0,6}?(?:基金|股票|理财|资产|投资|美股|港股|比特币|债务)"
+        ),
+        hints=_terms("""
+            stock share investment fund etf pension taxes crypto bitcoin 基金 股票 理财 资产 投资 美股 港股
+            比特币 债务
+        """),
+    ),
+    # "权限" alone is mostly a topic ("文件权限"); someone holding or being given it is not.
+    Rule(
+        E.PERMISSION_INFO,
+        re.compile(
+            r"(?:拥有|有|给我|给他|给她|开通|申请|获得|授予|赋予|开放|加|提升)[\u4e00-\u9fffA-Za-z0-9 -]{0,12}?权限"
+            r"|管理员权限|权限提升"
+        ),
+        hints=("权限",),
+    ),
     Rule(
         E.MEDICAL_CONDITION,
         re.compile(r"(?:患有|患上|罹患|得了|查出)[\u4e00-\u9fff]{1,8}?(?:症|病|炎|瘤|癌)"),

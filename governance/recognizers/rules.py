@@ -16,8 +16,6 @@ from governance.recognizers.entities import EntityType
 
 NOT_AFTER_ALNUM = r"(?<![0-9A-Za-z])"
 NOT_BEFORE_ALNUM = r"(?![0-9A-Za-z])"
-NOT_AFTER_WORD = r"(?<![0-9A-Za-z_])"
-NOT_BEFORE_WORD = r"(?![0-9A-Za-z_])"
 # A secret's value: printable ASCII up to whitespace, quotes, separators or CJK punctuation.
 SECRET_VALUE = r"[^\s\"'`“”‘’,;，。；、()（）\[\]{}<>\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]"
 
@@ -54,15 +52,18 @@ class Rule:
     group: int | str = 0
     hints: tuple[str, ...] = ()
 
-    def spans(self, text: str, lowered: str) -> Iterator[tuple[int, int]]:
-        """Where the rule matches ``text``; ``lowered`` is ``text.lower()``, for the hints."""
-        if self.hints and not any(hint in lowered for hint in self.hints):
-            return
+    def might_match(self, lowered: str) -> bool:
+        """False when no hint occurs in ``lowered`` (the text, lower-cased), so the regex can't match."""
+        return not self.hints or any(map(lowered.__contains__, self.hints))
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        """Where the rule matches ``text`` and its validator agrees."""
         for match in self.pattern.finditer(text):
             if self.validate is None or self.validate(match):
                 yield match.span(self.group)
 
 
+# The hints of a rule that needs a digit somewhere in the text.
 DIGITS = tuple("0123456789")
 
 
