@@ -16,6 +16,5 @@ class ContentSecurityPolicyMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        if not request.path.startswith("/api/docs"):
-            response.setdefault("Content-Security-Policy", POLICY)
+        response.setdefault("Content-Security-Policy", POLICY)
         return response

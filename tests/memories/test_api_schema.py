@@ -1,0 +1,26 @@
+"""The OpenAPI document and its docs page are served by the app itself, with no CDN."""
+
+from __future__ import annotations
+
+import re
+
+
+def test_the_schema_documents_the_write_api(client, db):
+    response = client.get("/api/schema/", HTTP_ACCEPT="application/json")
+    assert response.status_code == 200
+    schema = response.json()
+    assert "/api/v1/memories/write" in schema["paths"]
+    assert "/api/v1/confirmations/{confirmation_id}/accept" in schema["paths"]
+
+
+def test_the_docs_page_loads_its_assets_from_this_server(client, db):
+    page = client.get("/api/docs/").content.decode()
+    sources = re.findall(r'(?:src|href)="([^"]+)"', page)
+    assert sources, "the docs page should reference its assets"
+    assert all(not s.startswith(("http://", "https://", "//")) for s in sources), sources
+
+
+def test_the_docs_page_runs_under_the_strict_csp(client, db):
+    response = client.get("/api/docs/")
+    assert "script-src 'self'" in response["Content-Security-Policy"]
+    assert "<script>" not in response.content.decode().replace(" ", "")  # no inline script to block
