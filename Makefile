@@ -20,7 +20,8 @@ run: install
 	MEMGOV_DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	MEMGOV_DEBUG=1 $(BIN)/python manage.py seed_demo
 	@echo "memgov: log in at http://$(HOST):$(PORT)/accounts/login/ as alice / memgov-demo"
-	MEMGOV_DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+	@echo "memgov: web, one Celery worker and the beat start together; Ctrl-C stops all three"
+	MEMGOV_DEBUG=1 $(BIN)/python manage.py run_stack --host $(HOST) --port $(PORT)
 
 test: install
 	$(BIN)/pytest $(PYTEST_ARGS)

@@ -41,9 +41,13 @@ def _normalize(name: str, value: Any) -> Any:
     return value
 
 
+def normalized(fields: dict[str, Any]) -> dict[str, Any]:
+    """The chained fields as JSON-ready values, exactly as the hash sees them (exports write these)."""
+    return {name: _normalize(name, fields.get(name)) for name in CHAINED_FIELDS}
+
+
 def canonical(fields: dict[str, Any]) -> bytes:
-    body = {name: _normalize(name, fields.get(name)) for name in CHAINED_FIELDS}
-    return json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
+    return json.dumps(normalized(fields), sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def event_hash(fields: dict[str, Any]) -> str:

@@ -34,6 +34,7 @@ class Event(StrEnum):
     MEMBERSHIP_CHANGED = "membership_changed"
     AGENT_KEY_CREATED = "agent_key_created"
     AGENT_KEY_REVOKED = "agent_key_revoked"
+    AGENT_RIGHTS_CHANGED = "agent_rights_changed"
     POLICY_VERSION_CREATED = "policy_version_created"
     RULE_APPROVED = "rule_approved"
     RULE_REJECTED = "rule_rejected"

@@ -18,10 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from celery import Celery
+from celery.signals import worker_init
 
 from config.env import envint
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+EMBEDDED_BROKER_URL = "filesystem://localhost//"
 
 # Seconds between runs of each periodic job (MEMGOV_LIFECYCLE_<JOB>_EVERY overrides).
 LIFECYCLE_EVERY_DEFAULTS = {
@@ -62,11 +65,26 @@ def lifecycle_beat_schedule() -> dict[str, dict[str, Any]]:
     return schedule
 
 
+def alerts_beat_schedule() -> dict[str, dict[str, Any]]:
+    """Alerts are judged per closed window and raised once each; every few minutes is plenty."""
+    every = envint("MEMGOV_ALERTS_EVERY", 300)
+    if every <= 0:
+        return {}
+    return {
+        "alerts-evaluate": {
+            "task": "memgov.alerts.evaluate",
+            "schedule": float(every),
+            "options": {"expires": float(every)},
+        }
+    }
+
+
 def celery_settings() -> dict[str, Any]:
     from django.conf import settings
 
     var_dir = Path(settings.VAR_DIR)
-    broker_url = settings.CELERY_BROKER_URL or "filesystem://"
+    # "localhost" only to spare the log a warning: the filesystem transport has no host.
+    broker_url = settings.CELERY_BROKER_URL or EMBEDDED_BROKER_URL
     conf: dict[str, Any] = {
         "broker_url": broker_url,
         "broker_connection_retry_on_startup": True,
@@ -81,7 +99,7 @@ def celery_settings() -> dict[str, Any]:
         "task_time_limit": 360,
         "timezone": settings.TIME_ZONE,
         "enable_utc": True,
-        "beat_schedule": lifecycle_beat_schedule(),
+        "beat_schedule": {**lifecycle_beat_schedule(), **alerts_beat_schedule()},
         "beat_schedule_filename": str(var_dir / "celerybeat-schedule"),
         "worker_hijack_root_logger": False,
     }
@@ -117,3 +135,22 @@ class _LazyCeleryConfig(Mapping[str, Any]):
 app = Celery("memgov")
 app.config_from_object(_LazyCeleryConfig())
 app.autodiscover_tasks()
+
+
+@worker_init.connect
+def serve_worker_metrics(**_: object) -> None:
+    """With MEMGOV_WORKER_METRICS_PORT set, the worker serves its job counters for Prometheus.
+
+    The jobs count in the worker's process, not the web server's. With the prefork pool, set
+    PROMETHEUS_MULTIPROC_DIR (an empty directory, before start) so the pool's children are added up.
+    """
+    port = envint("MEMGOV_WORKER_METRICS_PORT", 0)
+    if not port:
+        return
+    from prometheus_client import REGISTRY, CollectorRegistry, multiprocess, start_http_server
+
+    registry = REGISTRY
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+    start_http_server(port, addr=os.environ.get("MEMGOV_WORKER_METRICS_ADDR", "127.0.0.1"), registry=registry)

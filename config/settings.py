@@ -152,6 +152,8 @@ MEMGOV_MASTER_KEY_FILE_PATH = envstr("MEMGOV_MASTER_KEY_FILE", "")
 MEMGOV_DEV_KEY_FILE = VAR_DIR / "master.key"
 MEMGOV_MAX_CONTENT_CHARS = envint("MEMGOV_MAX_CONTENT_CHARS", 2000)
 MEMGOV_AUDIT_SIGNING_KEY = envsecret("MEMGOV_AUDIT_SIGNING_KEY")
+# Who may scrape /metrics: a bearer token; unset, only direct connections from this machine.
+MEMGOV_METRICS_TOKEN = envsecret("MEMGOV_METRICS_TOKEN")
 
 # --- Celery ----------------------------------------------------------------------------------
 CELERY_BROKER_URL = envstr("MEMGOV_BROKER_URL", "")

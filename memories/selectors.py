@@ -7,7 +7,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from governance.vocabulary import Status
-from memories.models import Confirmation, Memory, MemoryVersion, SessionOptOut, Subject
+from memories.models import Confirmation, ErasureReceipt, Memory, MemoryVersion, SessionOptOut, Subject
 
 LIVE_STATUSES = (Status.ACTIVE, Status.PAUSED, Status.PENDING_CONFIRMATION, Status.PENDING_APPROVAL)
 
@@ -58,3 +58,84 @@ def confirmation_get(*, tenant_id: int, confirmation_id: object) -> Confirmation
         .filter(tenant_id=tenant_id, pk=confirmation_id)
         .first()
     )
+
+
+# --- "My memories" pages (additive) ---------------------------------------------------------
+# Content is encrypted and can't be filtered in SQL: text search decrypts the subject's own
+# memories (bounded) and matches the normalized form in Python.
+SEARCH_LIMIT = 1000
+
+
+def memory_search_for_subject(
+    *,
+    tenant_id: int,
+    user_id: str,
+    text: str = "",
+    types: tuple[str, ...] = (),
+    levels: tuple[str, ...] = (),
+    statuses: tuple[str, ...] = LIVE_STATUSES,
+) -> list[Memory]:
+    """The subject's memories filtered by type/scope/status in SQL, then by ``text`` on decrypted content."""
+    from governance.pipeline.normalize import normalize_content
+
+    query = memory_list_for_subject(tenant_id=tenant_id, user_id=user_id, statuses=statuses)
+    if types:
+        query = query.filter(type__in=types)
+    if levels:
+        query = query.filter(level__in=levels)
+    rows = list(query[:SEARCH_LIMIT])
+    needle = normalize_content(text) if text else ""
+    if not needle:
+        return rows
+    return [
+        memory
+        for memory in rows
+        if needle in normalize_content(memory.content)
+        or needle in normalize_content(" ".join((memory.project, memory.team, memory.session_id, memory.task_id)))
+    ]
+
+
+def confirmation_list_pending_for_subject(*, tenant_id: int, user_id: str) -> QuerySet[Confirmation]:
+    """Pending memories waiting for this subject's own yes or no (not admin approvals), not yet expired."""
+    return (
+        Confirmation.objects.select_related("memory", "memory__agent")
+        .filter(
+            tenant_id=tenant_id,
+            memory__user_id=user_id,
+            confirm_by="user",
+            state=Confirmation.State.PENDING,
+            expires_at__gt=timezone.now(),
+            memory__status=Status.PENDING_CONFIRMATION,
+        )
+        .order_by("-created_at", "-id")
+    )
+
+
+def confirmation_count_pending_for_subject(*, tenant_id: int, user_id: str) -> int:
+    return confirmation_list_pending_for_subject(tenant_id=tenant_id, user_id=user_id).count()
+
+
+def confirmation_get_for_subject(*, tenant_id: int, user_id: str, confirmation_id: object) -> Confirmation | None:
+    """A pending confirmation this subject may settle; None for missing, settled and not-yours alike."""
+    pending = confirmation_list_pending_for_subject(tenant_id=tenant_id, user_id=user_id)
+    return pending.filter(pk=confirmation_id).first()
+
+
+def session_ids_for_subject(*, tenant_id: int, user_id: str) -> list[str]:
+    """Sessions the subject has live memories in, newest first (for "clear this session")."""
+    rows = (
+        Memory.objects.filter(tenant_id=tenant_id, user_id=user_id, status__in=LIVE_STATUSES)
+        .exclude(session_id="")
+        .order_by("-created_at")
+        .values_list("session_id", flat=True)
+    )
+    return list(dict.fromkeys(rows))
+
+
+def session_opt_outs_for_subject(*, tenant_id: int, user_id: str) -> list[SessionOptOut]:
+    return list(SessionOptOut.objects.filter(tenant_id=tenant_id, user_id=user_id).order_by("-created_at"))
+
+
+def erasure_receipt_get(*, tenant_id: int, user_id: str, receipt_id: object) -> ErasureReceipt | None:
+    """A receipt of this subject's own erasure (the person may look at it after erasing)."""
+    return ErasureReceipt.objects.filter(tenant_id=tenant_id, user_id=user_id, pk=receipt_id).first()

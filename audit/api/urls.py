@@ -1,3 +1,7 @@
-from django.urls import URLPattern
+from django.urls import path
 
-urlpatterns: list[URLPattern] = []
+from audit.api import views
+
+urlpatterns = [
+    path("export", views.AuditExportApi.as_view(), name="api-audit-export"),
+]

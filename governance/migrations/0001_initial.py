@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,111 +14,154 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Team',
+            name="Team",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slug', models.SlugField(max_length=63)),
-                ('name', models.CharField(max_length=200)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("slug", models.SlugField(max_length=63)),
+                ("name", models.CharField(max_length=200)),
             ],
         ),
         migrations.CreateModel(
-            name='Tenant',
+            name="Tenant",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slug', models.SlugField(max_length=63, unique=True)),
-                ('name', models.CharField(max_length=200)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("slug", models.SlugField(max_length=63, unique=True)),
+                ("name", models.CharField(max_length=200)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'permissions': [('administer_tenant', 'Approve rules, edit policy, manage agents and people'), ('audit_tenant', "Search and export the tenant's audit log")],
+                "permissions": [
+                    ("administer_tenant", "Approve rules, edit policy, manage agents and people"),
+                    ("audit_tenant", "Search and export the tenant's audit log"),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Membership',
+            name="Membership",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('member', 'Member'), ('team_owner', 'Team owner'), ('tenant_admin', 'Tenant admin'), ('compliance_officer', 'Compliance officer')], default='member', max_length=32)),
-                ('subject_id', models.CharField(max_length=128)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[
+                            ("member", "Member"),
+                            ("team_owner", "Team owner"),
+                            ("tenant_admin", "Tenant admin"),
+                            ("compliance_officer", "Compliance officer"),
+                        ],
+                        default="member",
+                        max_length=32,
+                    ),
+                ),
+                ("subject_id", models.CharField(max_length=128)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='TeamMembership',
+            name="TeamMembership",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('is_owner', models.BooleanField(default=False)),
-                ('membership', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, to='governance.membership')),
-                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, to='governance.team')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("is_owner", models.BooleanField(default=False)),
+                (
+                    "membership",
+                    models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, to="governance.membership"),
+                ),
+                ("team", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, to="governance.team")),
             ],
         ),
         migrations.AddField(
-            model_name='membership',
-            name='teams',
-            field=models.ManyToManyField(related_name='members', through='governance.TeamMembership', to='governance.team'),
+            model_name="membership",
+            name="teams",
+            field=models.ManyToManyField(
+                related_name="members", through="governance.TeamMembership", to="governance.team"
+            ),
         ),
         migrations.AddField(
-            model_name='team',
-            name='tenant',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='teams', to='governance.tenant'),
+            model_name="team",
+            name="tenant",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="teams", to="governance.tenant"
+            ),
         ),
         migrations.CreateModel(
-            name='PolicyVersion',
+            name="PolicyVersion",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('version', models.PositiveIntegerField()),
-                ('document', models.JSONField()),
-                ('reason', models.CharField(blank=True, max_length=500)),
-                ('created_by', models.CharField(max_length=150)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('tenant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='policy_versions', to='governance.tenant')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("version", models.PositiveIntegerField()),
+                ("document", models.JSONField()),
+                ("reason", models.CharField(blank=True, max_length=500)),
+                ("created_by", models.CharField(max_length=150)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "tenant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="policy_versions",
+                        to="governance.tenant",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-version'],
+                "ordering": ["-version"],
             },
         ),
         migrations.AddField(
-            model_name='membership',
-            name='tenant',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to='governance.tenant'),
+            model_name="membership",
+            name="tenant",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="memberships", to="governance.tenant"
+            ),
         ),
         migrations.CreateModel(
-            name='AgentClient',
+            name="AgentClient",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('key_prefix', models.CharField(max_length=16, unique=True)),
-                ('key_hash', models.CharField(max_length=64)),
-                ('allowed_types', models.JSONField(blank=True, default=list)),
-                ('allowed_levels', models.JSONField(blank=True, default=list)),
-                ('can_export_audit', models.BooleanField(default=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('revoked_at', models.DateTimeField(blank=True, null=True)),
-                ('tenant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='agents', to='governance.tenant')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=100)),
+                ("key_prefix", models.CharField(max_length=16, unique=True)),
+                ("key_hash", models.CharField(max_length=64)),
+                ("allowed_types", models.JSONField(blank=True, default=list)),
+                ("allowed_levels", models.JSONField(blank=True, default=list)),
+                ("can_export_audit", models.BooleanField(default=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("revoked_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "tenant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="agents", to="governance.tenant"
+                    ),
+                ),
             ],
         ),
         migrations.AddConstraint(
-            model_name='teammembership',
-            constraint=models.UniqueConstraint(fields=('team', 'membership'), name='teammembership_unique'),
+            model_name="teammembership",
+            constraint=models.UniqueConstraint(fields=("team", "membership"), name="teammembership_unique"),
         ),
         migrations.AddConstraint(
-            model_name='team',
-            constraint=models.UniqueConstraint(fields=('tenant', 'slug'), name='team_unique_slug'),
+            model_name="team",
+            constraint=models.UniqueConstraint(fields=("tenant", "slug"), name="team_unique_slug"),
         ),
         migrations.AddConstraint(
-            model_name='policyversion',
-            constraint=models.UniqueConstraint(fields=('tenant', 'version'), name='policy_unique_version'),
+            model_name="policyversion",
+            constraint=models.UniqueConstraint(fields=("tenant", "version"), name="policy_unique_version"),
         ),
         migrations.AddConstraint(
-            model_name='membership',
-            constraint=models.UniqueConstraint(fields=('tenant', 'user'), name='membership_unique_user'),
+            model_name="membership",
+            constraint=models.UniqueConstraint(fields=("tenant", "user"), name="membership_unique_user"),
         ),
         migrations.AddConstraint(
-            model_name='membership',
-            constraint=models.UniqueConstraint(fields=('tenant', 'subject_id'), name='membership_unique_subject'),
+            model_name="membership",
+            constraint=models.UniqueConstraint(fields=("tenant", "subject_id"), name="membership_unique_subject"),
         ),
         migrations.AddConstraint(
-            model_name='agentclient',
-            constraint=models.UniqueConstraint(fields=('tenant', 'name'), name='agent_unique_name'),
+            model_name="agentclient",
+            constraint=models.UniqueConstraint(fields=("tenant", "name"), name="agent_unique_name"),
         ),
     ]

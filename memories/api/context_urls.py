@@ -1,3 +1,7 @@
-from django.urls import URLPattern
+from django.urls import path
 
-urlpatterns: list[URLPattern] = []
+from memories.api.context_views import MemoryContextApi
+
+urlpatterns = [
+    path("memories/context", MemoryContextApi.as_view(), name="api-memory-context"),
+]

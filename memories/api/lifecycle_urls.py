@@ -1,3 +1,7 @@
-from django.urls import URLPattern
+from django.urls import path
 
-urlpatterns: list[URLPattern] = []
+from memories.api import lifecycle_views
+
+urlpatterns = [
+    path("tasks/<str:task_id>/complete", lifecycle_views.TaskCompleteApi.as_view(), name="api-task-complete"),
+]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memories.api import views, write_views
+from memories.api import commands_views, views, write_views
 
 urlpatterns = [
     path("memories/write", write_views.MemoryWriteApi.as_view(), name="api-memory-write"),
@@ -19,4 +19,5 @@ urlpatterns = [
     path("memories/<uuid:memory_id>/pause", views.MemoryPauseApi.as_view(), name="api-memory-pause"),
     path("memories/<uuid:memory_id>/resume", views.MemoryResumeApi.as_view(), name="api-memory-resume"),
     path("memories/<uuid:memory_id>/rollback", views.MemoryRollbackApi.as_view(), name="api-memory-rollback"),
+    path("commands", commands_views.CommandApi.as_view(), name="api-commands"),
 ]

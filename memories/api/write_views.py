@@ -129,11 +129,28 @@ class ConfirmationAcceptApi(APIView):
     def post(self, request: Request, confirmation_id: str) -> Response:
         caller = caller_for(request)
         confirmation = _confirmation_for_caller(caller, confirmation_id)
+        if confirmation.confirm_by == "admin":
+            return _rule_approved(caller, confirmation)
         try:
             confirmation_accept(confirmation=confirmation, actor=caller.actor)
         except ConfirmationError as exc:
             return _conflict(exc)
         return _settled(confirmation)
+
+
+def _rule_approved(caller: Caller, confirmation: Confirmation) -> Response:
+    """An admin's approval of a rule counts like one in the console: a high-risk rule needs a second
+    admin (202 until then), so this API can't activate it on one approval."""
+    from governance.services.rules import RuleError, rule_approve
+
+    try:
+        outcome = rule_approve(tenant_id=caller.tenant_id, memory_id=confirmation.memory_id, actor=caller.actor)
+    except RuleError as exc:
+        return _conflict(ConfirmationError(str(exc)))
+    response = _settled(confirmation)
+    if not outcome.activated:
+        response.status_code = status.HTTP_202_ACCEPTED
+    return response
 
 
 class ConfirmationDeclineApi(APIView):

@@ -78,10 +78,20 @@ def test_seed_demo_twice_leaves_the_same_data_and_prints_working_keys(settings, 
     keys = [line.rsplit(" ", 1)[-1] for line in second_output.splitlines() if line.startswith("agent key")]
     assert {client_for_key(key).tenant.slug for key in keys} == {"demo", "acme"}
     roles = dict(Membership.objects.filter(tenant__slug="demo").values_list("user__username", "role"))
-    assert roles == {"alice": "member", "bob": "member", "carol": "tenant_admin", "dave": "compliance_officer"}
+    assert roles == {
+        "alice": "member",
+        "bob": "member",
+        "carol": "tenant_admin",
+        "dave": "compliance_officer",
+        "frank": "tenant_admin",
+    }
+    rule = Memory.objects.get(tenant__slug="demo", type="organization_rule", status="pending_approval")
+    assert rule.confirmation.requested_by == "user:frank"
     assert Membership.objects.get(tenant__slug="acme").user.username == "erin"
     types = set(Memory.objects.values_list("type", flat=True))
     assert len(types) >= 6
     for tenant in Tenant.objects.all():
         assert verify_chain(tenant_id=tenant.pk).ok
-    assert AuditEvent.objects.filter(event="memory_write_approved").count() == Memory.objects.count()
+    # Every seeded memory is approved, except the inference in alice's inbox and the rule awaiting carol.
+    assert Memory.objects.filter(status="pending_confirmation", user_id="alice").count() == 1
+    assert AuditEvent.objects.filter(event="memory_write_approved").count() == Memory.objects.count() - 2

@@ -23,8 +23,7 @@ class Command(BaseCommand):
                 self.stdout.write(f"{row.slug}: OK, {report.events} events")
             else:
                 failed = True
-                self.stdout.write(
-                    f"{row.slug}: TAMPERED at event #{report.first_bad_seq} (id {report.first_bad_id}): {report.problem}"
-                )
+                where = f"event #{report.first_bad_seq} (id {report.first_bad_id})"
+                self.stdout.write(f"{row.slug}: TAMPERED at {where}: {report.problem}")
         if failed:
             raise SystemExit(1)

@@ -35,6 +35,8 @@ PEOPLE = {
         ("bob", Role.MEMBER, "ai-platform", False),
         ("carol", Role.TENANT_ADMIN, "ai-platform", True),
         ("dave", Role.COMPLIANCE_OFFICER, None, False),
+        # A second admin: rules need four eyes, so frank's proposals wait for carol and vice versa.
+        ("frank", Role.TENANT_ADMIN, None, False),
     ],
     "acme": [("erin", Role.MEMBER, None, False)],
 }
@@ -155,9 +157,11 @@ class Command(BaseCommand):
             for tenant_slug, key, scope, type_, content, source, sensitivity in MEMORIES:
                 self._memory(tenants[tenant_slug], key, scope, type_, content, source, sensitivity)
         keys = {slug: self._agent_key(tenant) for slug, tenant in tenants.items()}
+        self._pending_confirmation(tenants["demo"])
+        self._pending_rule(tenants["demo"])
         self.stdout.write(
-            "Demo people (password memgov-demo): alice, bob (members of ai-platform), "
-            "carol (tenant admin), dave (compliance officer) in 'demo'; erin (member) in 'acme'."
+            "Demo people (password memgov-demo): alice, bob (members of ai-platform), carol and frank "
+            "(tenant admins), dave (compliance officer) in 'demo'; erin (member) in 'acme'."
         )
         for slug, key in keys.items():
             self.stdout.write(f"agent key for tenant {slug}: {key}")
@@ -218,3 +222,50 @@ class Command(BaseCommand):
         path.write_text(json.dumps(known, indent=2))
         path.chmod(0o600)
         return key
+
+    def _pending_confirmation(self, tenant: Tenant) -> None:
+        """One thing the demo agent inferred about alice, waiting in her "To confirm" inbox."""
+        from governance.pipeline.base import Candidate
+        from governance.vocabulary import MemoryType, SourceType
+        from memories.services.write import memory_write
+
+        message_id = "seed-alice-pending"
+        if Memory.objects.filter(tenant=tenant, source_message_id=message_id).exists():
+            return
+        memory_write(
+            tenant_id=tenant.pk,
+            candidate=Candidate(
+                content="Prefers answers that start with a one-line summary.",
+                scope=Scope(Level.USER, user_id="alice"),
+                source_type=SourceType.AGENT_INFERENCE,
+                type=MemoryType.USER_PREFERENCE,
+                confidence=0.8,
+                source_message_id=message_id,
+            ),
+            actor_label="agent:demo-agent",
+            agent=AgentClient.objects.filter(tenant=tenant, name="demo-agent").first(),
+        )
+
+    def _pending_rule(self, tenant: Tenant) -> None:
+        """An organization rule the demo agent proposed on frank's word, waiting for carol's approval."""
+        from governance.pipeline.base import Candidate
+        from governance.vocabulary import MemoryType, SourceType
+        from memories.services.write import memory_write
+
+        message_id = "seed-frank-rule"
+        if Memory.objects.filter(tenant=tenant, source_message_id=message_id).exists():
+            return
+        memory_write(
+            tenant_id=tenant.pk,
+            candidate=Candidate(
+                content="Commit messages are written in English, in the imperative mood.",
+                scope=Scope(Level.TENANT),
+                source_type=SourceType.EXPLICIT_USER_REQUEST,
+                type=MemoryType.ORGANIZATION_RULE,
+                confidence=0.95,
+                source_message_id=message_id,
+            ),
+            actor_label="agent:demo-agent",
+            agent=AgentClient.objects.filter(tenant=tenant, name="demo-agent").first(),
+            on_behalf_of="frank",
+        )

@@ -1,0 +1,101 @@
+"""Who may use the console, and for which tenant. Everyone else gets the 404 of a missing page.
+
+Access is the person's django-guardian permission on their Tenant: ``governance.audit_tenant``
+(compliance officers) for audit and subject pages, ``governance.administer_tenant`` (tenant admins) for
+admin pages. The two are deliberately separate: an admin is not a compliance officer, so the people
+whose actions the log records are not the ones who search and export it (separation of duties).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any, Concatenate, ParamSpec
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+
+from governance.models import Membership, Tenant
+from memories.api.auth import AgentPrincipal
+
+AUDIT_PERM = "governance.audit_tenant"
+ADMIN_PERM = "governance.administer_tenant"
+CONSOLE_PERMS = (AUDIT_PERM, ADMIN_PERM)
+
+P = ParamSpec("P")
+
+
+@dataclass(frozen=True)
+class ConsoleAccess:
+    """The membership a person uses the console through, and what it lets them do there."""
+
+    membership: Membership
+    perms: frozenset[str]
+
+    @property
+    def tenant(self) -> Tenant:
+        return self.membership.tenant
+
+    @property
+    def actor(self) -> str:
+        return f"user:{self.membership.user.get_username()}"
+
+    @property
+    def can_audit(self) -> bool:
+        return AUDIT_PERM in self.perms
+
+    @property
+    def can_administer(self) -> bool:
+        return ADMIN_PERM in self.perms
+
+
+def console_access_for(user: Any) -> ConsoleAccess | None:
+    """The first of the person's memberships that grants any console permission, or None.
+
+    Cached on the user object: base.html asks on every page for the "Console" link.
+    """
+    if not getattr(user, "is_authenticated", False) or isinstance(user, AgentPrincipal):
+        return None
+    cached = getattr(user, "_memgov_console_access", False)
+    if cached is not False:
+        return cached
+    access = None
+    for membership in Membership.objects.select_related("tenant", "user").filter(user=user).order_by("pk"):
+        perms = frozenset(perm for perm in CONSOLE_PERMS if user.has_perm(perm, membership.tenant))
+        if perms:
+            access = ConsoleAccess(membership=membership, perms=perms)
+            break
+    user._memgov_console_access = access
+    return access
+
+
+def membership_with_perm(user: Any, perm: str) -> Membership | None:
+    """The person's membership whose tenant grants ``perm`` (e.g. for the audit export API)."""
+    access = console_access_for(user)
+    return access.membership if access is not None and perm in access.perms else None
+
+
+def console_page(
+    *perms: str,
+) -> Callable[[Callable[Concatenate[HttpRequest, ConsoleAccess, P], HttpResponse]], Callable[..., HttpResponse]]:
+    """Log-in required, then any of ``perms`` on the person's tenant, else Http404 (the missing-page 404).
+
+    The view receives the ConsoleAccess after the request.
+    """
+    wanted = frozenset(perms or CONSOLE_PERMS)
+
+    def decorate(
+        view: Callable[Concatenate[HttpRequest, ConsoleAccess, P], HttpResponse],
+    ) -> Callable[..., HttpResponse]:
+        @login_required
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+            access = console_access_for(request.user)
+            if access is None or not (access.perms & wanted):
+                raise Http404("no such page")
+            return view(request, access, *args, **kwargs)
+
+        return wrapped
+
+    return decorate

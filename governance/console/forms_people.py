@@ -1,0 +1,46 @@
+"""Forms of the agents and people pages (shape only)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.validators import RegexValidator
+from django.utils.translation import gettext_lazy as _
+
+from governance.models import MEMBERSHIP_ROLES
+
+ROLE_CHOICES = [(value, value) for value, _label in MEMBERSHIP_ROLES]
+
+
+class AgentCreateForm(forms.Form):
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=100,
+        validators=[RegexValidator(r"^[a-z0-9][a-z0-9_.-]{0,99}$", _("Lowercase letters, digits, '-', '_' or '.'."))],
+        help_text=_("e.g. support-bot. Lowercase letters, digits, '-', '_' or '.'."),
+    )
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"), choices=ROLE_CHOICES)
+
+
+class PersonAddForm(forms.Form):
+    username = forms.CharField(label=_("Username"), max_length=150, help_text=_("An existing account."))
+    role = forms.ChoiceField(label=_("Role"), choices=ROLE_CHOICES, initial="member")
+    subject_id = forms.CharField(
+        label=_("Subject id"),
+        max_length=128,
+        required=False,
+        validators=[RegexValidator(r"^[^\x00-\x1f]*$", _("No control characters."))],
+        help_text=_("The tenant's own id for the person; empty: the username."),
+    )
+
+
+class TeamMemberForm(forms.Form):
+    membership = forms.IntegerField(min_value=1)
+    is_owner = forms.BooleanField(label=_("Team owner"), required=False)
+
+
+class TeamCreateForm(forms.Form):
+    slug = forms.SlugField(label=_("Slug"), max_length=63)
+    name = forms.CharField(label=_("Name"), max_length=200, required=False)

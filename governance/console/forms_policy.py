@@ -1,0 +1,177 @@
+"""The policy form: the document's knobs as fields, turned back into a document for the service.
+
+Fields check shape (numbers, ranges); ``policy_version_create`` validates the whole document with the
+same checks the pipeline's snapshot uses, and its error (naming a document key) lands on the field.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import fields as dataclass_fields
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from governance.alerting import AlertThresholds, alert_thresholds_from_document
+from governance.policy import PolicyDocumentError
+from governance.services.policy import REASON_MAX_CHARS
+from governance.vocabulary import Level, MemoryType
+from memories.labels import TYPE_LABELS
+
+SECONDS_HELP = _("Seconds. 3600 = 1 hour, 86400 = 1 day, 604800 = 7 days.")
+
+TOP_LEVEL = {
+    "high_sensitivity_ttl": (
+        _("High-sensitivity TTL"),
+        _("How long high-sensitivity content kept in a session or task lives, in seconds."),
+    ),
+    "pending_confirmation_ttl": (
+        _("Confirmation TTL"),
+        _("How long a request for confirmation or approval waits before it lapses, in seconds."),
+    ),
+    "max_content_chars": (_("Longest memory (characters)"), _("Longer candidates are refused.")),
+    "max_unused_days": (_("Archive after unused (days)"), _("Memories not used for this many days are archived.")),
+    "purge_grace_days": (_("Purge grace period (days)"), _("Deleted content is purged for good after this many days.")),
+}
+
+ALERT_LABELS = {
+    "window_hours": _("Alert window (hours)"),
+    "baseline_windows": _("Baseline (windows before it)"),
+    "write_spike_factor": _("Write spike: × baseline"),
+    "write_spike_min_writes": _("Write spike: at least (writes)"),
+    "reject_rate_drop_factor": _("Reject-rate drop: below × baseline"),
+    "reject_rate_min_writes": _("Reject-rate drop: at least (writes)"),
+    "sensitive_spike_factor": _("Sensitive detections spike: × baseline"),
+    "sensitive_spike_min_detections": _("Sensitive detections spike: at least"),
+    "cross_scope_reads_max": _("Cross-scope reads tolerated"),
+    "stale_uses_max": _("Stale memory uses tolerated"),
+    "context_token_growth_factor": _("Context tokens: × baseline mean"),
+    "context_token_min_requests": _("Context tokens: at least (requests)"),
+}
+_FLOAT_ALERTS = {f.name for f in dataclass_fields(AlertThresholds) if f.type in ("float", float)}
+
+
+def _ttl_field(name: str) -> str:
+    return f"ttl_{name}"
+
+
+def _alert_field(name: str) -> str:
+    return f"alerts_{name}"
+
+
+def form_field_for(document_key: str) -> str | None:
+    """The form field a document key (as named in a PolicyDocumentError) belongs to."""
+    if document_key.startswith("ttl_by_type."):
+        return _ttl_field(document_key.split(".", 1)[1])
+    if document_key.startswith("alerts."):
+        return _alert_field(document_key.split(".", 1)[1])
+    if document_key in TOP_LEVEL or document_key == "min_inference_confidence":
+        return document_key
+    return None
+
+
+class PolicyForm(forms.Form):
+    """Built from the document in force; ``document()`` is that document with the form's values."""
+
+    def __init__(self, *args: Any, current: dict[str, Any], **kwargs: Any) -> None:
+        self.current = current
+        try:
+            alerts = alert_thresholds_from_document(current)
+        except PolicyDocumentError:
+            alerts = AlertThresholds()
+        super().__init__(*args, **kwargs)
+        initial: dict[str, Any] = self.initial
+        ttl = current.get("ttl_by_type") or {}
+        for memory_type in MemoryType:
+            name = _ttl_field(memory_type.value)
+            self.fields[name] = forms.IntegerField(
+                label=TYPE_LABELS.get(memory_type, memory_type.value),
+                required=False,
+                min_value=1,
+                help_text=memory_type.value,
+                widget=forms.NumberInput(attrs={"placeholder": _("no expiry")}),
+            )
+            initial[name] = ttl.get(memory_type.value)
+        for key, (label, help_text) in TOP_LEVEL.items():
+            self.fields[key] = forms.IntegerField(label=label, help_text=help_text, min_value=1)
+            initial[key] = current.get(key)
+        self.fields["min_inference_confidence"] = forms.FloatField(
+            label=_("Minimum inference confidence"),
+            min_value=0,
+            max_value=1,
+            help_text=_("Below this, an agent's inference is rejected; at or above, the person confirms it."),
+            widget=forms.NumberInput(attrs={"step": "0.05"}),
+        )
+        initial["min_inference_confidence"] = current.get("min_inference_confidence")
+        for spec in dataclass_fields(AlertThresholds):
+            name = _alert_field(spec.name)
+            if spec.name in _FLOAT_ALERTS:
+                self.fields[name] = forms.FloatField(
+                    label=ALERT_LABELS[spec.name], min_value=0, widget=forms.NumberInput(attrs={"step": "0.1"})
+                )
+            else:
+                self.fields[name] = forms.IntegerField(label=ALERT_LABELS[spec.name], min_value=0)
+            initial[name] = getattr(alerts, spec.name)
+        self.fields["reason"] = forms.CharField(
+            label=_("Why this change"),
+            max_length=REASON_MAX_CHARS,
+            help_text=_("Required. Kept with the version."),
+            widget=forms.Textarea(attrs={"rows": 2}),
+        )
+
+    @property
+    def ttl_fields(self) -> list[forms.BoundField]:
+        return [self[_ttl_field(t.value)] for t in MemoryType]
+
+    @property
+    def general_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("min_inference_confidence", *TOP_LEVEL)]
+
+    @property
+    def alert_fields(self) -> list[forms.BoundField]:
+        return [self[_alert_field(spec.name)] for spec in dataclass_fields(AlertThresholds)]
+
+    def clean_reason(self) -> str:
+        reason = self.cleaned_data["reason"].strip()
+        if not reason:
+            raise forms.ValidationError(_("Say why the policy changes."))
+        return reason
+
+    def document(self) -> dict[str, Any]:
+        """The document in force with this form's values (keys the form doesn't know are kept)."""
+        data = self.cleaned_data
+        document = copy.deepcopy(self.current)
+        document["ttl_by_type"] = {t.value: data[_ttl_field(t.value)] for t in MemoryType}
+        for key in (*TOP_LEVEL, "min_inference_confidence"):
+            document[key] = data[key]
+        alerts = dict(document.get("alerts") or {})
+        for spec in dataclass_fields(AlertThresholds):
+            value = data[_alert_field(spec.name)]
+            alerts[spec.name] = float(value) if spec.name in _FLOAT_ALERTS else value
+        document["alerts"] = alerts
+        return document
+
+
+class RestoreForm(forms.Form):
+    version = forms.IntegerField(min_value=1)
+    reason = forms.CharField(max_length=REASON_MAX_CHARS)
+
+    def clean_reason(self) -> str:
+        reason = self.cleaned_data["reason"].strip()
+        if not reason:
+            raise forms.ValidationError(_("Say why the earlier version comes back."))
+        return reason
+
+
+TYPE_CHOICES = [(t.value, t.value) for t in MemoryType]
+LEVEL_CHOICES = [(level.value, level.value) for level in Level]
+
+
+class AgentRightsForm(forms.Form):
+    allowed_types = forms.MultipleChoiceField(
+        label=_("Memory types it may write"), choices=TYPE_CHOICES, required=False, widget=forms.CheckboxSelectMultiple
+    )
+    allowed_levels = forms.MultipleChoiceField(
+        label=_("Scopes it may write"), choices=LEVEL_CHOICES, required=False, widget=forms.CheckboxSelectMultiple
+    )

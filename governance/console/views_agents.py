@@ -1,0 +1,100 @@
+"""Agent keys in the console: list, create, revoke, rotate. A new key is shown once, on the response
+to the request that made it (never stored, never in a URL or a flash message), with ``no-store``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.db import IntegrityError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+
+from governance.console.access import ADMIN_PERM, ConsoleAccess, console_page
+from governance.console.forms_people import AgentCreateForm
+from governance.console.nav import console_sections_for
+from governance.models import AgentClient
+from governance.selectors.policy import agent_get
+from governance.services.tenancy import agent_key_create, agent_key_revoke, agent_key_rotate
+
+
+def _render(request: HttpRequest, access: ConsoleAccess, template: str, context: dict[str, Any], status: int = 200):
+    context = {"access": access, "sections": console_sections_for(access), "nav": "console", **context}
+    return render(request, template, context, status=status)
+
+
+def _agents_page(
+    request: HttpRequest, access: ConsoleAccess, *, form: AgentCreateForm | None = None, status: int = 200
+):
+    agents = AgentClient.objects.filter(tenant=access.tenant).order_by("revoked_at", "name")
+    return _render(
+        request,
+        access,
+        "console/agents.html",
+        {"console_page": "agents", "agents": agents, "form": form or AgentCreateForm()},
+        status,
+    )
+
+
+def _key_once(
+    request: HttpRequest, access: ConsoleAccess, client: AgentClient, key: str, *, rotated: bool
+) -> HttpResponse:
+    response = _render(
+        request,
+        access,
+        "console/agent_key.html",
+        {"console_page": "agents", "client": client, "key": key, "rotated": rotated},
+    )
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _active_agent(access: ConsoleAccess, agent_id: int) -> AgentClient:
+    client = agent_get(tenant_id=access.tenant.pk, agent_id=agent_id)
+    if client is None:
+        raise Http404("no such agent")
+    return client
+
+
+@console_page(ADMIN_PERM)
+@require_safe
+def agent_list(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
+    return _agents_page(request, access)
+
+
+@console_page(ADMIN_PERM)
+@require_POST
+def agent_create(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
+    form = AgentCreateForm(request.POST)
+    if not form.is_valid():
+        return _agents_page(request, access, form=form, status=400)
+    name = form.cleaned_data["name"]
+    if AgentClient.objects.filter(tenant=access.tenant, name=name).exists():
+        form.add_error("name", _("An agent with this name exists already."))
+        return _agents_page(request, access, form=form, status=400)
+    try:
+        client, key = agent_key_create(tenant=access.tenant, name=name, actor=access.actor)
+    except IntegrityError:  # created meanwhile by another admin
+        form.add_error("name", _("An agent with this name exists already."))
+        return _agents_page(request, access, form=form, status=400)
+    return _key_once(request, access, client, key, rotated=False)
+
+
+@console_page(ADMIN_PERM)
+@require_POST
+def agent_revoke(request: HttpRequest, access: ConsoleAccess, agent_id: int) -> HttpResponse:
+    client = _active_agent(access, agent_id)
+    agent_key_revoke(client=client, actor=access.actor)
+    messages.success(request, _("The key of %(agent)s is revoked: it stops working at once.") % {"agent": client.name})
+    return redirect("console:agents")
+
+
+@console_page(ADMIN_PERM)
+@require_POST
+def agent_rotate(request: HttpRequest, access: ConsoleAccess, agent_id: int) -> HttpResponse:
+    client = _active_agent(access, agent_id)
+    client, key = agent_key_rotate(client=client, actor=access.actor)
+    return _key_once(request, access, client, key, rotated=True)

@@ -1,0 +1,128 @@
+"""The console's landing page and the compliance officer's pages: audit search, export, subject requests.
+
+Thin views: forms check input, selectors read, services write (and audit). Access is decided by
+``console_page``; anyone without the permission gets the same 404 as a page that doesn't exist.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.exceptions import ImproperlyConfigured
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.http import require_POST, require_safe
+
+from audit.export import ExportFormat, audit_export_response, audit_export_start
+from audit.selectors import audit_event_search
+from audit.signing import SigningKeyMissing, key_id, public_key_text, signing_key_load
+from governance.console.access import AUDIT_PERM, ConsoleAccess, console_page
+from governance.console.forms_audit import AuditExportForm, AuditSearchForm, SubjectForm
+from governance.console.nav import console_sections_for
+from governance.console.subject_requests import erasure_receipt_list, subject_known, subject_memory_count
+from memories.services.export import subject_export
+
+PAGE_SIZE = 50
+
+
+def _render(
+    request: HttpRequest, access: ConsoleAccess, template: str, context: dict[str, Any], status: int = 200
+) -> HttpResponse:
+    context = {"access": access, "sections": console_sections_for(access), "nav": "console", **context}
+    return render(request, template, context, status=status)
+
+
+@console_page()
+def console_home(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
+    return _render(request, access, "console/home.html", {"console_page": "home"})
+
+
+@console_page(AUDIT_PERM)
+@require_safe  # read-only for everyone: there is nothing to post here
+def audit_search(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
+    form = AuditSearchForm(request.GET or None)
+    if form.is_bound and not form.is_valid():
+        return _render(
+            request, access, "console/audit_search.html", {"form": form, "console_page": "audit", "page": None}, 400
+        )
+    filters = form.filters() if form.is_bound else {}
+    events = audit_event_search(tenant_id=access.tenant.pk, **filters)
+    page = Paginator(events, PAGE_SIZE).get_page(request.GET.get("page"))
+    return _render(request, access, "console/audit_search.html", {"form": form, "page": page, "console_page": "audit"})
+
+
+def _signing_status() -> dict[str, str]:
+    """The public key and its id for the page (so officers can hand the key to an auditor), or why not."""
+    try:
+        public = signing_key_load().public_key()
+    except ImproperlyConfigured as exc:
+        return {"signing_error": str(exc)}
+    return {"public_key": public_key_text(public), "key_id": key_id(public)}
+
+
+@console_page(AUDIT_PERM)
+def audit_export(request: HttpRequest, access: ConsoleAccess) -> HttpResponseBase:
+    """GET: the form and how to verify. POST: the download, streamed (the same export as the API)."""
+    signing = _signing_status()
+    form = AuditExportForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid() and "signing_error" not in signing:
+            data = form.cleaned_data
+            try:
+                export = audit_export_start(
+                    tenant=access.tenant,
+                    fmt=ExportFormat(data["format"]),
+                    start=data["start_at"],
+                    end=data["end_at"],
+                    actor=access.actor,
+                )
+            except SigningKeyMissing as exc:
+                signing = {"signing_error": str(exc)}
+            else:
+                return audit_export_response(export)
+        status = 503 if "signing_error" in signing else 400
+    context = {"form": form, "console_page": "export", "api_path": "/api/v1/audit/export", **signing}
+    return _render(request, access, "console/audit_export.html", context, status)
+
+
+@console_page(AUDIT_PERM)
+@require_safe
+def subject_requests(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
+    """Look a subject up (GET ?subject=…): what is held, the export button, their erasure receipts."""
+    form = SubjectForm(request.GET or None)
+    subject = ""
+    context: dict[str, Any] = {"form": form, "console_page": "subjects"}
+    if form.is_bound and form.is_valid():
+        subject = form.cleaned_data["subject"]
+        context["subject"] = subject
+        context["known"] = subject_known(tenant_id=access.tenant.pk, subject_id=subject)
+        context["memory_count"] = subject_memory_count(tenant_id=access.tenant.pk, subject_id=subject)
+    receipts = erasure_receipt_list(tenant_id=access.tenant.pk, subject_id=subject)
+    context["receipts"] = Paginator(receipts, PAGE_SIZE).get_page(request.GET.get("page"))
+    status = 400 if form.is_bound and not form.is_valid() else 200
+    return _render(request, access, "console/subjects.html", context, status)
+
+
+@console_page(AUDIT_PERM)
+@require_POST
+def subject_export_download(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
+    """A data-access request: everything held about the subject as one JSON file (audited)."""
+    form = SubjectForm(request.POST)
+    if not form.is_valid():
+        return HttpResponse(status=400)
+    subject = form.cleaned_data["subject"]
+    if not subject_known(tenant_id=access.tenant.pk, subject_id=subject):
+        raise Http404("no such subject")
+    document = subject_export(tenant_id=access.tenant.pk, user_id=subject, actor=access.actor)
+    response = HttpResponse(
+        json.dumps(document, ensure_ascii=False, indent=2), content_type="application/json; charset=utf-8"
+    )
+    stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
+    # The subject id stays out of the file name: names travel in headers, logs and browser histories.
+    response["Content-Disposition"] = f'attachment; filename="memgov-subject-export-{access.tenant.slug}-{stamp}.json"'
+    response["Cache-Control"] = "no-store"
+    return response

@@ -1,0 +1,147 @@
+"""Metrics and alerts for tenant admins: §17.3 counters over time, drawn on the server as SVG, and the
+alerts raised (recorded by ``alerts_evaluate``; this page only reads, it never raises one).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from governance.alerting import AlertKind
+from governance.console.access import ADMIN_PERM, ConsoleAccess, console_page
+from governance.console.charts import Chart, Series, bucket_labels, chart_build
+from governance.console.nav import console_sections_for
+from governance.selectors.alerts import alerts_recent
+from governance.selectors.metrics import AuditMetrics, Bucket, audit_metrics
+from governance.services.alerts import alert_thresholds_for_tenant
+
+# ?range=…: how far back, and the bucket size.
+RANGES = {"48h": (Bucket.HOUR, 48), "7d": (Bucket.HOUR, 24 * 7), "30d": (Bucket.DAY, 30)}
+DEFAULT_RANGE = "48h"
+ALERTS_SHOWN_DAYS = 7
+
+
+def alert_labels() -> dict[str, str]:
+    return {
+        AlertKind.WRITE_SPIKE: _("Write count spike"),
+        AlertKind.REJECT_RATE_DROP: _("Reject rate dropped"),
+        AlertKind.SENSITIVE_SPIKE: _("Sensitive detections spike"),
+        AlertKind.CROSS_SCOPE_READ: _("Cross-scope read"),
+        AlertKind.STALE_USE: _("Stale memory used"),
+        AlertKind.CONTEXT_TOKEN_GROWTH: _("Context tokens grew"),
+    }
+
+
+def metrics_charts(metrics: AuditMetrics) -> list[Chart]:
+    counts = list(metrics.buckets.values())
+    labels = bucket_labels(list(metrics.buckets), hourly=metrics.bucket is Bucket.HOUR)
+
+    def values(name: str) -> list[float | None]:
+        return [getattr(c, name) for c in counts]
+
+    rate = [None if c.reject_rate is None else round(c.reject_rate * 100, 2) for c in counts]
+    avg = [None if c.tokens_avg is None else round(c.tokens_avg, 1) for c in counts]
+    peak = [c.tokens_max if c.requests else None for c in counts]
+    return [
+        chart_build(
+            key="writes",
+            title=_("Writes by decision"),
+            unit="",
+            kind="bars",
+            labels=labels,
+            series=[
+                Series(_("saved"), "chart--a", values("saved")),
+                Series(_("asked to confirm"), "chart--b", values("asked")),
+                Series(_("rejected"), "chart--c", values("rejected")),
+            ],
+        ),
+        chart_build(
+            key="reject-rate",
+            title=_("Reject rate"),
+            unit="%",
+            kind="line",
+            labels=labels,
+            series=[Series(_("rejected / writes, %"), "chart--c", rate)],
+        ),
+        chart_build(
+            key="sensitive",
+            title=_("Sensitive detections"),
+            unit="",
+            kind="bars",
+            labels=labels,
+            series=[
+                Series(_("high"), "chart--b", [c.sensitive - c.restricted for c in counts]),
+                Series(_("restricted"), "chart--c", values("restricted")),
+            ],
+        ),
+        chart_build(
+            key="conflicts",
+            title=_("Conflicts detected"),
+            unit="",
+            kind="bars",
+            labels=labels,
+            series=[Series(_("conflicts"), "chart--d", values("conflicts"))],
+        ),
+        chart_build(
+            key="cross-scope",
+            title=_("Cross-scope reads"),
+            unit="",
+            kind="bars",
+            labels=labels,
+            series=[Series(_("refused reads"), "chart--c", values("cross_scope"))],
+        ),
+        chart_build(
+            key="stale",
+            title=_("Stale memories used (must stay 0)"),
+            unit="",
+            kind="bars",
+            labels=labels,
+            series=[Series(_("stale uses"), "chart--c", values("stale"))],
+        ),
+        chart_build(
+            key="tokens",
+            title=_("Context tokens per request"),
+            unit="",
+            kind="line",
+            labels=labels,
+            series=[Series(_("mean"), "chart--a", avg), Series(_("largest"), "chart--e", peak)],
+        ),
+    ]
+
+
+@console_page(ADMIN_PERM)
+@require_safe
+def metrics_page(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
+    chosen = request.GET.get("range", DEFAULT_RANGE)
+    if chosen not in RANGES:
+        chosen = DEFAULT_RANGE
+    bucket, count = RANGES[chosen]
+    now = timezone.now()
+    start = bucket.floor(now) - bucket.step * (count - 1)
+    metrics = audit_metrics(tenant_id=access.tenant.pk, start=start, end=now, bucket=bucket)
+    thresholds, policy_version = alert_thresholds_for_tenant(tenant_id=access.tenant.pk)
+    labels = alert_labels()
+    alerts = [
+        (alert, labels.get(alert.kind, alert.kind))
+        for alert in alerts_recent(tenant_id=access.tenant.pk, since=now - timedelta(days=ALERTS_SHOWN_DAYS))
+    ]
+    context = {
+        "access": access,
+        "sections": console_sections_for(access),
+        "nav": "console",
+        "console_page": "metrics",
+        "range": chosen,
+        "ranges": list(RANGES),
+        "metrics": metrics,
+        "charts": metrics_charts(metrics),
+        "alerts": alerts,
+        "alert_days": ALERTS_SHOWN_DAYS,
+        "thresholds": thresholds,
+        "policy_version": policy_version,
+    }
+    return render(request, "console/metrics.html", context)

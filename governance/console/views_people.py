@@ -1,0 +1,170 @@
+"""People and teams in the console: roles (object permissions follow them), adding an existing
+account, team membership (removal invalidates what the team granted, at once).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+
+from governance.console.access import ADMIN_PERM, ConsoleAccess, console_page
+from governance.console.forms_people import PersonAddForm, RoleForm, TeamCreateForm, TeamMemberForm
+from governance.console.nav import console_sections_for
+from governance.models import Membership, Team, TeamMembership
+from governance.services.people import PeopleError, member_add, member_role_change, team_add, team_new, team_remove
+
+ERROR_MESSAGES = {
+    "own_role": lambda: _("You can't change your own role; ask another admin."),
+    "last_admin": lambda: _("The tenant must keep at least one admin."),
+    "no_account": lambda: _("There is no account with that username."),
+    "already_member": lambda: _("This person is already in the tenant; change their role instead."),
+    "subject_taken": lambda: _("Another person of this tenant already has that subject id."),
+    "team_exists": lambda: _("A team with that slug exists already."),
+    "other_tenant": lambda: _("That person is not in this tenant."),
+}
+
+
+def _message(exc: PeopleError) -> str:
+    found = ERROR_MESSAGES.get(exc.code)
+    return found() if found else str(exc)
+
+
+def _page(request: HttpRequest, access: ConsoleAccess, *, status: int = 200, **forms: Any) -> HttpResponse:
+    tenant = access.tenant
+    memberships = list(Membership.objects.filter(tenant=tenant).select_related("user").order_by("user__username"))
+    links = TeamMembership.objects.filter(team__tenant=tenant).select_related("team", "membership__user")
+    teams = list(Team.objects.filter(tenant=tenant).order_by("slug"))
+    by_team: dict[int, list[TeamMembership]] = {team.pk: [] for team in teams}
+    for link in links.order_by("membership__user__username"):
+        by_team.setdefault(link.team_id, []).append(link)
+    context = {
+        "access": access,
+        "sections": console_sections_for(access),
+        "nav": "console",
+        "console_page": "people",
+        "memberships": memberships,
+        "teams": [(team, by_team.get(team.pk, [])) for team in teams],
+        "role_form": RoleForm(),
+        "add_form": forms.get("add_form") or PersonAddForm(),
+        "team_form": forms.get("team_form") or TeamCreateForm(),
+        "error": forms.get("error", ""),
+    }
+    return render(request, "console/people.html", context, status=status)
+
+
+def _membership(access: ConsoleAccess, membership_id: int) -> Membership:
+    membership = (
+        Membership.objects.select_related("user", "tenant").filter(tenant=access.tenant, pk=membership_id).first()
+    )
+    if membership is None:
+        raise Http404("no such person")
+    return membership
+
+
+def _team(access: ConsoleAccess, team_id: int) -> Team:
+    team = Team.objects.filter(tenant=access.tenant, pk=team_id).first()
+    if team is None:
+        raise Http404("no such team")
+    return team
+
+
+@console_page(ADMIN_PERM)
+@require_safe
+def people(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
+    return _page(request, access)
+
+
+@console_page(ADMIN_PERM)
+@require_POST
+def person_role(request: HttpRequest, access: ConsoleAccess, membership_id: int) -> HttpResponse:
+    membership = _membership(access, membership_id)
+    form = RoleForm(request.POST)
+    if not form.is_valid():
+        return _page(request, access, status=400, error=_("Choose a role."))
+    try:
+        member_role_change(membership=membership, role=form.cleaned_data["role"], acting=access.membership)
+    except PeopleError as exc:
+        return _page(request, access, status=409, error=_message(exc))
+    messages.success(
+        request,
+        _("%(user)s is now %(role)s.") % {"user": membership.user.get_username(), "role": form.cleaned_data["role"]},
+    )
+    return redirect("console:people")
+
+
+@console_page(ADMIN_PERM)
+@require_POST
+def person_add(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
+    form = PersonAddForm(request.POST)
+    if not form.is_valid():
+        return _page(request, access, status=400, add_form=form)
+    data = form.cleaned_data
+    try:
+        member_add(
+            tenant=access.tenant,
+            username=data["username"],
+            role=data["role"],
+            subject_id=data["subject_id"],
+            acting=access.membership,
+        )
+    except PeopleError as exc:
+        form.add_error("username" if exc.code != "subject_taken" else "subject_id", _message(exc))
+        return _page(request, access, status=400, add_form=form)
+    messages.success(request, _("%(user)s added.") % {"user": data["username"]})
+    return redirect("console:people")
+
+
+@console_page(ADMIN_PERM)
+@require_POST
+def team_create_view(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
+    form = TeamCreateForm(request.POST)
+    if not form.is_valid():
+        return _page(request, access, status=400, team_form=form)
+    try:
+        team_new(
+            tenant=access.tenant,
+            slug=form.cleaned_data["slug"],
+            name=form.cleaned_data["name"],
+            acting=access.membership,
+        )
+    except PeopleError as exc:
+        form.add_error("slug", _message(exc))
+        return _page(request, access, status=400, team_form=form)
+    messages.success(request, _("Team %(team)s created.") % {"team": form.cleaned_data["slug"]})
+    return redirect("console:people")
+
+
+@console_page(ADMIN_PERM)
+@require_POST
+def team_member_add_view(request: HttpRequest, access: ConsoleAccess, team_id: int) -> HttpResponse:
+    team = _team(access, team_id)
+    form = TeamMemberForm(request.POST)
+    if not form.is_valid():
+        return _page(request, access, status=400, error=_("Choose a person."))
+    membership = _membership(access, form.cleaned_data["membership"])
+    team_add(team=team, membership=membership, is_owner=form.cleaned_data["is_owner"], acting=access.membership)
+    messages.success(
+        request, _("%(user)s is on team %(team)s.") % {"user": membership.user.get_username(), "team": team.slug}
+    )
+    return redirect("console:people")
+
+
+@console_page(ADMIN_PERM)
+@require_POST
+def team_member_remove_view(
+    request: HttpRequest, access: ConsoleAccess, team_id: int, membership_id: int
+) -> HttpResponse:
+    team = _team(access, team_id)
+    membership = _membership(access, membership_id)
+    invalidated = team_remove(team=team, membership=membership, acting=access.membership)
+    messages.success(
+        request,
+        _("%(user)s left team %(team)s; %(count)s of their team memories were invalidated.")
+        % {"user": membership.user.get_username(), "team": team.slug, "count": invalidated},
+    )
+    return redirect("console:people")

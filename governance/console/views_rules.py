@@ -1,0 +1,198 @@
+"""The tenant admin's rule pages: the approval queue, one rule's page, approve / reject / revoke, propose.
+
+Thin views: forms check input, selectors read, ``governance.services.rules`` decides and audits.
+Only tenant admins (``governance.administer_tenant``) get here; everyone else gets the missing-page 404,
+and a rule of another tenant is missing too. A refused action (four eyes, already settled) answers
+409 with the rule's page and the reason; a form error 400.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+
+from governance.console.access import ADMIN_PERM, ConsoleAccess, console_page
+from governance.console.forms_rules import ApproveForm, ProposeForm, ReasonForm
+from governance.console.nav import console_sections_for
+from governance.pipeline.base import InvalidCandidate
+from governance.selectors.rules import (
+    REVOCABLE,
+    rule_confirmation,
+    rule_decisions,
+    rule_get,
+    rule_proposal_get,
+    rule_queue,
+    rule_versions,
+    rules_in_force,
+)
+from governance.services.rules import RuleError, rule_approve, rule_propose, rule_reject, rule_revoke
+from governance.vocabulary import DecisionKind, Level, MemoryType
+
+# Messages for the services' stable error codes, in the reader's language.
+ERROR_MESSAGES = {
+    "four_eyes": lambda: _("You proposed this rule, so another admin has to approve it (four eyes)."),
+    "already_approved": lambda: _("You already approved this rule; a second admin has to approve it too."),
+    "not_pending": lambda: _("This rule is not waiting for approval any more."),
+    "expired": lambda: _("This proposal has expired; it has to be proposed again."),
+    "not_in_force": lambda: _("Only a rule in force can be revoked."),
+    "reason_required": lambda: _("Give a reason."),
+    "not_proposable": lambda: _("Propose organization rules, or project rules for a team or the tenant."),
+}
+
+
+def _error_message(exc: RuleError) -> str:
+    message = ERROR_MESSAGES.get(exc.code)
+    return message() if message else str(exc)
+
+
+def _render(request: HttpRequest, access: ConsoleAccess, template: str, context: dict[str, Any], status: int = 200):
+    context = {"access": access, "sections": console_sections_for(access), "nav": "console", **context}
+    return render(request, template, context, status=status)
+
+
+@console_page(ADMIN_PERM)
+@require_safe
+def rule_queue_page(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
+    proposals = rule_queue(tenant_id=access.tenant.pk)
+    context = {
+        "console_page": "rules",
+        "proposals": proposals,
+        "rules": rules_in_force(tenant_id=access.tenant.pk),
+        "approve_form": ApproveForm(),
+        "reason_form": ReasonForm(),
+    }
+    return _render(request, access, "console/rules.html", context)
+
+
+def _detail_context(access: ConsoleAccess, memory_id: object) -> dict[str, Any]:
+    """Everything the rule's page shows; Http404 if it isn't this tenant's rule."""
+    tenant_id = access.tenant.pk
+    proposal = rule_proposal_get(tenant_id=tenant_id, memory_id=memory_id)
+    memory = proposal.memory if proposal else rule_get(tenant_id=tenant_id, memory_id=memory_id)
+    if memory is None:
+        raise Http404("no such rule")
+    return {
+        "console_page": "rules",
+        "memory": memory,
+        "proposal": proposal,
+        "confirmation": rule_confirmation(tenant_id=tenant_id, memory_id=memory.pk),
+        "decisions": list(rule_decisions(tenant_id=tenant_id, memory_id=memory.pk)),
+        "versions": list(rule_versions(tenant_id=tenant_id, memory_id=memory.pk)),
+        "revocable": memory.status in REVOCABLE and proposal is None,
+        "approve_form": ApproveForm(),
+        "reason_form": ReasonForm(),
+    }
+
+
+@console_page(ADMIN_PERM)
+@require_safe
+def rule_detail(request: HttpRequest, access: ConsoleAccess, memory_id: object) -> HttpResponse:
+    return _render(request, access, "console/rule_detail.html", _detail_context(access, memory_id))
+
+
+def _refused(
+    request: HttpRequest, access: ConsoleAccess, memory_id: object, *, status: int, error: str = "", **forms: Any
+) -> HttpResponse:
+    context = _detail_context(access, memory_id)
+    context.update(forms)
+    context["error"] = error
+    return _render(request, access, "console/rule_detail.html", context, status)
+
+
+@console_page(ADMIN_PERM)
+@require_POST
+def rule_approve_action(request: HttpRequest, access: ConsoleAccess, memory_id: object) -> HttpResponse:
+    _detail_context(access, memory_id)  # 404 before anything else if it isn't this tenant's rule
+    form = ApproveForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, access, memory_id, status=400, approve_form=form)
+    try:
+        outcome = rule_approve(
+            tenant_id=access.tenant.pk, memory_id=memory_id, actor=access.actor, reason=form.cleaned_data["reason"]
+        )
+    except RuleError as exc:
+        return _refused(request, access, memory_id, status=409, error=_error_message(exc))
+    if outcome.activated:
+        messages.success(request, _("Approved: the rule is in force and agents receive it from now on."))
+    else:
+        messages.success(
+            request,
+            _(
+                "Your approval is recorded (%(approvals)s of %(required)s). "
+                "Another admin has to approve this high-risk rule."
+            )
+            % {"approvals": outcome.approvals, "required": outcome.required},
+        )
+    return redirect("console:rules")
+
+
+@console_page(ADMIN_PERM)
+@require_POST
+def rule_reject_action(request: HttpRequest, access: ConsoleAccess, memory_id: object) -> HttpResponse:
+    _detail_context(access, memory_id)
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, access, memory_id, status=400, reason_form=form)
+    try:
+        rule_reject(
+            tenant_id=access.tenant.pk, memory_id=memory_id, actor=access.actor, reason=form.cleaned_data["reason"]
+        )
+    except RuleError as exc:
+        return _refused(request, access, memory_id, status=409, error=_error_message(exc))
+    messages.success(request, _("Rejected: the proposal is deleted and will not be used."))
+    return redirect("console:rules")
+
+
+@console_page(ADMIN_PERM)
+@require_POST
+def rule_revoke_action(request: HttpRequest, access: ConsoleAccess, memory_id: object) -> HttpResponse:
+    _detail_context(access, memory_id)
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, access, memory_id, status=400, reason_form=form)
+    try:
+        rule_revoke(
+            tenant_id=access.tenant.pk, memory_id=memory_id, actor=access.actor, reason=form.cleaned_data["reason"]
+        )
+    except RuleError as exc:
+        return _refused(request, access, memory_id, status=409, error=_error_message(exc))
+    messages.success(request, _("Revoked: agents no longer receive this rule."))
+    return redirect("console:rule-detail", memory_id=memory_id)
+
+
+@console_page(ADMIN_PERM)
+def rule_propose_page(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
+    """GET: the form. POST: the proposal goes through the write pipeline and waits for another admin."""
+    form = ProposeForm(request.POST or None, tenant_id=access.tenant.pk)
+    context: dict[str, Any] = {"console_page": "rules", "form": form}
+    if request.method != "POST":
+        return _render(request, access, "console/rule_propose.html", context)
+    if not form.is_valid():
+        return _render(request, access, "console/rule_propose.html", context, 400)
+    data = form.cleaned_data
+    try:
+        result = rule_propose(
+            tenant_id=access.tenant.pk,
+            proposer=access.membership,
+            content=data["content"],
+            type=MemoryType(data["type"]),
+            level=Level(data["level"]),
+            team=data.get("team") or "",
+            project=data.get("project") or "",
+        )
+    except InvalidCandidate as exc:
+        form.add_error("content", exc.message)
+        return _render(request, access, "console/rule_propose.html", context, 400)
+    except RuleError as exc:
+        form.add_error("level", _error_message(exc))
+        return _render(request, access, "console/rule_propose.html", context, 400)
+    if result.decision.kind == DecisionKind.ASK_CONFIRMATION and result.memory is not None:
+        messages.success(request, _("Proposed. It takes effect once another admin approves it."))
+        return redirect("console:rule-detail", memory_id=result.memory.pk)
+    context["decision"] = result.decision
+    return _render(request, access, "console/rule_propose.html", context, 422)

@@ -1,0 +1,177 @@
+"""POST /api/v1/memories/context: the scoped, ranked, rendered memory an agent injects into its prompt."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from governance.vocabulary import MemoryType
+from memories.access import caller_for
+from memories.read.context import (
+    DEFAULT_TOKEN_BUDGET,
+    DEFAULT_TOP_K,
+    ContextRequest,
+    ContextResult,
+    memory_context_build,
+)
+from memories.read.scope import ContextScope
+
+MAX_TOP_K = 50
+MIN_TOKEN_BUDGET = 64
+MAX_TOKEN_BUDGET = 32000
+MAX_TEXT = 8000
+
+
+class ContextScopeSerializer(serializers.Serializer):
+    user_id = serializers.CharField(max_length=128, required=False, help_text="the subject; a person may omit it")
+    team = serializers.CharField(max_length=63, required=False, allow_blank=True, default="")
+    project = serializers.CharField(max_length=128, required=False, allow_blank=True, default="")
+    session_id = serializers.CharField(max_length=128, required=False, allow_blank=True, default="")
+    task_id = serializers.CharField(max_length=128, required=False, allow_blank=True, default="")
+
+
+class ContextRequestSerializer(serializers.Serializer):
+    scope = ContextScopeSerializer()
+    query = serializers.CharField(max_length=MAX_TEXT, required=False, allow_blank=True, default="")
+    types = serializers.ListField(
+        child=serializers.ChoiceField(choices=[t.value for t in MemoryType]),
+        required=False,
+        default=list,
+        max_length=len(MemoryType),
+    )
+    top_k = serializers.IntegerField(min_value=1, max_value=MAX_TOP_K, default=DEFAULT_TOP_K)
+    token_budget = serializers.IntegerField(
+        min_value=MIN_TOKEN_BUDGET, max_value=MAX_TOKEN_BUDGET, default=DEFAULT_TOKEN_BUDGET
+    )
+    instruction = serializers.CharField(max_length=MAX_TEXT, required=False, allow_blank=True, default="")
+    language = serializers.ChoiceField(choices=["auto", "en", "zh"], default="auto")
+
+
+class ContextItemSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    ref = serializers.CharField(help_text="the memory's label in `rendered` (m1, m2, …)")
+    type = serializers.CharField()
+    content = serializers.CharField()
+    scope = serializers.DictField(child=serializers.CharField())
+    block = serializers.CharField()
+    source = serializers.DictField(child=serializers.CharField())
+    confidence = serializers.FloatField()
+    updated_at = serializers.DateTimeField()
+    score = serializers.FloatField()
+    score_parts = serializers.DictField(child=serializers.FloatField())
+    tokens = serializers.IntegerField()
+
+
+class ContextConflictSerializer(serializers.Serializer):
+    memory_id = serializers.UUIDField()
+    ref = serializers.CharField()
+    memory_type = serializers.CharField()
+    dimension = serializers.CharField()
+    memory_says = serializers.CharField()
+    instruction_says = serializers.CharField()
+    resolution = serializers.CharField()
+    suggestion = serializers.CharField()
+
+
+class ContextResponseSerializer(serializers.Serializer):
+    rendered = serializers.CharField()
+    items = ContextItemSerializer(many=True)
+    conflicts = ContextConflictSerializer(many=True)
+    token_count = serializers.IntegerField()
+    token_budget = serializers.IntegerField()
+    top_k = serializers.IntegerField()
+    language = serializers.CharField()
+    omitted = serializers.IntegerField()
+
+
+def context_response(result: ContextResult) -> dict[str, Any]:
+    items = []
+    for item in result.items:
+        scope = {"level": item.level}
+        for name in ("team", "project", "session_id", "task_id"):
+            if getattr(item, name):
+                scope[name] = getattr(item, name)
+        items.append(
+            {
+                "id": item.id,
+                "ref": item.ref,
+                "type": item.type,
+                "content": item.content,
+                "scope": scope,
+                "block": item.block,
+                "source": {"source_type": item.source_type, "source_message_id": item.source_message_id},
+                "confidence": item.confidence,
+                "updated_at": item.updated_at,
+                "score": item.score,
+                "score_parts": {"relevance": item.relevance, "recency": item.recency, "trust": item.trust},
+                "tokens": item.tokens,
+            }
+        )
+    refs = {item.id: item.ref for item in result.items}
+    conflicts = [
+        {
+            "memory_id": c.conflict.memory_id,
+            "ref": refs[c.conflict.memory_id],
+            "memory_type": c.conflict.memory_type,
+            "dimension": c.conflict.dimension,
+            "memory_says": c.conflict.memory_stance,
+            "instruction_says": c.conflict.instruction_stance,
+            "resolution": "follow_current_instruction",
+            "suggestion": c.suggestion,
+        }
+        for c in result.conflicts
+    ]
+    return ContextResponseSerializer(
+        {
+            "rendered": result.rendered,
+            "items": items,
+            "conflicts": conflicts,
+            "token_count": result.token_count,
+            "token_budget": result.token_budget,
+            "top_k": result.top_k,
+            "language": result.language,
+            "omitted": result.omitted,
+        }
+    ).data
+
+
+class MemoryContextApi(APIView):
+    @extend_schema(
+        request=ContextRequestSerializer,
+        responses=ContextResponseSerializer,
+        summary="The memory an agent may inject for a subject: scoped, ranked, within a token budget, rendered",
+    )
+    def post(self, request: Request) -> Response:
+        caller = caller_for(request)
+        data = ContextRequestSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        scope = values["scope"]
+        user_id = scope.get("user_id") or caller.subject_id
+        if not user_id:
+            raise ValidationError({"scope": {"user_id": ["Name the subject whose memory to read (scope.user_id)."]}})
+        result = memory_context_build(
+            caller=caller,
+            request=ContextRequest(
+                scope=ContextScope(
+                    user_id=user_id,
+                    team=scope["team"],
+                    project=scope["project"],
+                    session_id=scope["session_id"],
+                    task_id=scope["task_id"],
+                ),
+                query=values["query"],
+                types=tuple(dict.fromkeys(values["types"])),
+                top_k=values["top_k"],
+                token_budget=values["token_budget"],
+                instruction=values["instruction"],
+                language=values["language"],
+            ),
+        )
+        return Response(context_response(result))

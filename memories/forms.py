@@ -1,0 +1,111 @@
+"""Forms of the "My memories" pages. They check shape only; the services decide what is allowed."""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from governance.vocabulary import Level, MemoryType, Status
+from memories import labels
+
+# What a person types to erase everything; either language's phrase is accepted.
+ERASE_PHRASES = ("erase my memories", "删除我的全部记忆")
+LISTABLE_STATUSES = (
+    Status.ACTIVE,
+    Status.PAUSED,
+    Status.PENDING_CONFIRMATION,
+    Status.PENDING_APPROVAL,
+    Status.ARCHIVED,
+    Status.EXPIRED,
+)
+
+
+def _choices(table: dict, codes: object, everything: object) -> list[tuple[str, object]]:
+    return [("", everything)] + [(str(code), table[code]) for code in codes]  # type: ignore[attr-defined]
+
+
+class FilterForm(forms.Form):
+    q = forms.CharField(label=_("Search"), required=False, max_length=200, strip=True)
+    type = forms.ChoiceField(label=_("Type"), required=False)
+    status = forms.ChoiceField(label=_("Status"), required=False)
+    scope = forms.ChoiceField(label=_("Scope"), required=False)
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["type"].choices = _choices(labels.TYPE_LABELS, MemoryType, pgettext_lazy("type", "All types"))
+        self.fields["status"].choices = _choices(
+            labels.STATUS_LABELS, LISTABLE_STATUSES, pgettext_lazy("status", "Current")
+        )
+        self.fields["scope"].choices = _choices(labels.LEVEL_LABELS, Level, pgettext_lazy("scope", "All scopes"))
+
+
+class EditForm(forms.Form):
+    content = forms.CharField(
+        label=_("What should be remembered"),
+        max_length=settings.MEMGOV_MAX_CONTENT_CHARS,
+        strip=True,
+        widget=forms.Textarea(attrs={"rows": 4}),
+    )
+    reason = forms.CharField(
+        label=_("Why you changed it (optional, only you and your history see it)"),
+        required=False,
+        max_length=300,
+        strip=True,
+    )
+
+
+class RollbackForm(forms.Form):
+    version = forms.IntegerField(min_value=1)
+
+
+class SessionForm(forms.Form):
+    session_id = forms.CharField(
+        label=_("Session id"),
+        max_length=128,
+        strip=True,
+        help_text=_("The id your agent shows for the conversation."),
+    )
+
+
+class ConfirmForm(forms.Form):
+    confirm = forms.BooleanField(required=False)
+
+
+class EraseForm(forms.Form):
+    phrase = forms.CharField(label=_("Type the phrase to confirm"), max_length=100, strip=True)
+
+    def clean_phrase(self) -> str:
+        phrase = " ".join(self.cleaned_data["phrase"].split()).lower()
+        if phrase not in ERASE_PHRASES:
+            raise forms.ValidationError(_("The phrase doesn't match. Nothing was erased."))
+        return phrase
+
+
+class PreviewForm(forms.Form):
+    query = forms.CharField(
+        label=_("What you might ask the agent"),
+        max_length=500,
+        strip=True,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    project = forms.CharField(label=_("Project (optional)"), required=False, max_length=128, strip=True)
+    session_id = forms.CharField(label=_("Session (optional)"), required=False, max_length=128, strip=True)
+
+
+class CommandForm(forms.Form):
+    text = forms.CharField(
+        label=_("Tell memgov what to do"),
+        max_length=500,
+        strip=True,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    session_id = forms.CharField(label=_("Session (for session commands)"), required=False, max_length=128)
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    memory_ids = forms.CharField(required=False, widget=forms.HiddenInput, max_length=40000)
+
+    def selected_ids(self) -> list[str] | None:
+        raw = self.cleaned_data.get("memory_ids") or ""
+        ids = [part for part in raw.split(",") if part]
+        return ids or None

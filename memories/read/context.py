@@ -1,0 +1,228 @@
+"""``memory_context_build``: the one entry point of the read path, for the agent API and the browser preview.
+
+Steps (DESIGN.md "The read path"): the scope and permission filter decides what the caller may read
+(a cross-scope request ends here, empty, with ``cross_scope_read``); a paused subject gets nothing;
+the visible active memories are ranked; the best are taken in rank order while they fit ``top_k``
+and the token budget (the tags, the rules and any conflict notes included); they are rendered; and
+the read is recorded — usage counters and ``memory_read``/``memory_injected`` in one transaction.
+
+Reading happens outside that transaction: SQLite takes its write lock at BEGIN, and decrypting and
+ranking must not hold it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.utils import timezone
+
+from memories.access import Caller
+from memories.read.conflicts import Conflict, conflict_suggestion, detect_conflicts
+from memories.read.ranking import Ranked, rank_candidates
+from memories.read.render import (
+    TYPE_LABELS,
+    RenderLine,
+    block_for,
+    detect_language,
+    line_body,
+    line_cost,
+    render_context,
+    rules_cost,
+    tag_cost,
+)
+from memories.read.scope import ContextScope, memory_context_candidates, read_grant_for
+from memories.read.tokens import estimate_tokens
+from memories.services.usage import memory_context_usage_record, memory_cross_scope_read_record
+
+DEFAULT_TOP_K = 8
+DEFAULT_TOKEN_BUDGET = 1200
+
+
+@dataclass(frozen=True)
+class ContextRequest:
+    scope: ContextScope
+    query: str = ""
+    types: tuple[str, ...] = ()
+    top_k: int = DEFAULT_TOP_K
+    token_budget: int = DEFAULT_TOKEN_BUDGET
+    instruction: str = ""
+    language: str = "auto"  # auto | en | zh: the language of labels and rules
+
+
+@dataclass(frozen=True)
+class ContextItem:
+    id: str
+    ref: str  # the memory's label in the rendered text (m1, m2, …), in rendering order
+    type: str
+    level: str
+    block: str
+    content: str
+    source_type: str
+    source_message_id: str
+    confidence: float
+    updated_at: datetime
+    score: float
+    relevance: float
+    recency: float
+    trust: float
+    tokens: int
+    team: str = ""
+    project: str = ""
+    session_id: str = ""
+    task_id: str = ""
+
+
+@dataclass(frozen=True)
+class ContextConflict:
+    conflict: Conflict
+    suggestion: str
+
+
+@dataclass(frozen=True)
+class ContextResult:
+    rendered: str
+    language: str
+    token_budget: int
+    top_k: int
+    items: tuple[ContextItem, ...] = ()
+    conflicts: tuple[ContextConflict, ...] = ()
+    token_count: int = 0
+    considered: int = 0  # eligible memories that were ranked
+    omitted: int = 0  # eligible but left out by top_k or the budget
+
+
+@dataclass(frozen=True)
+class _Picked:
+    ranked: Ranked
+    line: RenderLine
+    tokens: int
+
+
+def _pick(ranked: list[Ranked], *, top_k: int, budget: int, language: str) -> list[_Picked]:
+    """Best first, each memory that still fits the budget (rules and tags included), until top_k are taken."""
+    used = rules_cost(language)
+    opened: set[str] = set()
+    picked: list[_Picked] = []
+    for entry in ranked:
+        if len(picked) >= top_k:
+            break
+        block = block_for(entry.candidate)
+        body = line_body(entry.candidate, language=language)
+        cost = line_cost(body)
+        extra = 0 if block in opened else tag_cost(block)
+        if used + cost + extra > budget:
+            continue
+        used += cost + extra
+        opened.add(block)
+        picked.append(_Picked(entry, RenderLine(block, entry.candidate, body), cost))
+    return picked
+
+
+def _render_with_conflicts(
+    picked: list[_Picked], *, instruction: str, budget: int, language: str
+) -> tuple[list[_Picked], list[Conflict], str, dict[str, str], int]:
+    """Render with the conflict notes; drop the lowest-ranked memories while the notes overflow the budget."""
+    while True:
+        conflicts = detect_conflicts(
+            instruction, [(p.ranked.candidate.id, p.ranked.candidate.type, p.ranked.candidate.content) for p in picked]
+        )
+        rendered, refs = render_context([p.line for p in picked], language=language, conflicts=conflicts)
+        tokens = estimate_tokens(rendered)
+        if not picked or tokens <= budget:
+            return picked, conflicts, rendered, refs, tokens
+        picked = picked[:-1]
+
+
+def _item(picked: _Picked, *, ref: str) -> ContextItem:
+    ranked, candidate = picked.ranked, picked.ranked.candidate
+    return ContextItem(
+        id=candidate.id,
+        ref=ref,
+        type=candidate.type,
+        level=candidate.level,
+        block=picked.line.block,
+        content=candidate.content,
+        source_type=candidate.source_type,
+        source_message_id=candidate.source_message_id,
+        confidence=candidate.confidence,
+        updated_at=candidate.updated_at,
+        score=ranked.score,
+        relevance=round(ranked.relevance, 6),
+        recency=round(ranked.recency, 6),
+        trust=ranked.trust,
+        tokens=picked.tokens,
+        team=candidate.team,
+        project=candidate.project,
+        session_id=candidate.session_id,
+        task_id=candidate.task_id,
+    )
+
+
+def memory_context_build(
+    *, caller: Caller, request: ContextRequest, preview: bool = False, now: datetime | None = None
+) -> ContextResult:
+    """What the agent sees for this request, recorded as read (and, unless a preview, as injected)."""
+    now = now or timezone.now()
+    language = request.language
+    if language not in ("en", "zh"):
+        language = detect_language(request.query, request.instruction)
+    empty = ContextResult(rendered="", language=language, token_budget=request.token_budget, top_k=request.top_k)
+    agent_version = caller.agent.name if caller.agent is not None else ""
+    subject_id = request.scope.user_id
+
+    decision = read_grant_for(caller=caller, scope=request.scope, types=request.types)
+    if decision.grant is None:
+        memory_cross_scope_read_record(
+            tenant_id=caller.tenant_id,
+            actor=caller.actor,
+            subject_id=subject_id,
+            agent_version=agent_version,
+            reason_code=decision.denied,
+        )
+        return empty
+
+    def record(result: ContextResult, *, candidates: int, reason_code: str = "") -> ContextResult:
+        ids = [item.id for item in result.items]
+        memory_context_usage_record(
+            tenant_id=caller.tenant_id,
+            actor=caller.actor,
+            subject_id=subject_id,
+            agent_version=agent_version,
+            read_ids=ids,
+            injected_ids=ids,
+            token_count=result.token_count,
+            token_budget=request.token_budget,
+            candidates=candidates,
+            conflicts=[c.conflict for c in result.conflicts],
+            now=now,
+            reason_code=reason_code,
+            preview=preview,
+        )
+        return result
+
+    if decision.grant.subject_paused:
+        return record(empty, candidates=0, reason_code="subject_paused")
+
+    candidates = memory_context_candidates(grant=decision.grant, now=now)
+    ranked = rank_candidates(candidates, query=request.query, now=now, team_named=bool(request.scope.team))
+    picked = _pick(ranked, top_k=request.top_k, budget=request.token_budget, language=language)
+    picked, conflicts, rendered, refs, tokens = _render_with_conflicts(
+        picked, instruction=request.instruction, budget=request.token_budget, language=language
+    )
+    items = tuple(_item(p, ref=refs[p.ranked.candidate.id]) for p in picked)
+    result = ContextResult(
+        rendered=rendered,
+        language=language,
+        token_budget=request.token_budget,
+        top_k=request.top_k,
+        items=items,
+        conflicts=tuple(
+            ContextConflict(c, conflict_suggestion(c, language=language, type_labels=TYPE_LABELS[language]))
+            for c in conflicts
+        ),
+        token_count=tokens,
+        considered=len(ranked),
+        omitted=len(ranked) - len(items),
+    )
+    return record(result, candidates=len(candidates))

@@ -1,0 +1,103 @@
+"""Usage accounting of the read path: what was read and injected, recorded with the audit in one transaction.
+
+The counters are bumped with one bulk UPDATE using F() (no read-modify-write race between concurrent
+reads, no per-row save). ``updated_at`` is left alone: being used is not a change, and recency ranking
+must not reward a memory for having been read. Audit details carry ids and counts, never content.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import F
+
+from audit.events import Event
+from audit.services import audit_append, audit_fields, audit_record
+from memories.models import Memory
+from memories.read.conflicts import Conflict
+
+
+@transaction.atomic
+def memory_context_usage_record(
+    *,
+    tenant_id: int,
+    actor: str,
+    subject_id: str,
+    agent_version: str,
+    read_ids: Sequence[str],
+    injected_ids: Sequence[str],
+    token_count: int,
+    token_budget: int,
+    candidates: int,
+    conflicts: Sequence[Conflict] = (),
+    now: datetime,
+    reason_code: str = "",
+    preview: bool = False,
+) -> None:
+    """Record one context read: ``memory_read`` always; for an injection also ``memory_injected``, the
+    injected memories' ``last_used_at``/``use_count``, and ``memory_conflict_detected`` per conflict.
+
+    A preview (the person looking at what an agent would see) is a read but no injection: it leaves the
+    counters alone. The events go to the chain in one append (one lock of the chain head).
+    """
+    common = {"tenant_id": tenant_id, "actor": actor, "subject_id": subject_id, "agent_version": agent_version}
+    events = [
+        audit_fields(
+            event=Event.MEMORY_READ,
+            reason_code=reason_code or ("preview" if preview else ""),
+            details={"memory_ids": list(read_ids), "count": len(read_ids), "candidates": candidates},
+            **common,
+        )
+    ]
+    if not preview:
+        if injected_ids:
+            # By primary key alone: the ids come from this tenant's scoped read, and with a tenant_id
+            # term SQLite's planner (no statistics) walks the tenant's whole index instead of k rows.
+            Memory.objects.filter(pk__in=list(injected_ids)).update(last_used_at=now, use_count=F("use_count") + 1)
+        events.append(
+            audit_fields(
+                event=Event.MEMORY_INJECTED,
+                reason_code=reason_code,
+                details={
+                    "memory_ids": list(injected_ids),
+                    "count": len(injected_ids),
+                    "token_count": token_count,
+                    "token_budget": token_budget,
+                },
+                **common,
+            )
+        )
+        events += [
+            audit_fields(
+                event=Event.MEMORY_CONFLICT_DETECTED,
+                memory_id=conflict.memory_id,
+                memory_type=conflict.memory_type,
+                reason_code="instruction_conflict",
+                details={
+                    "dimension": conflict.dimension,
+                    "memory_stance": conflict.memory_stance,
+                    "instruction_stance": conflict.instruction_stance,
+                    "resolution": "follow_current_instruction",
+                },
+                **common,
+            )
+            for conflict in conflicts
+        ]
+    audit_append(events)
+
+
+@transaction.atomic
+def memory_cross_scope_read_record(
+    *, tenant_id: int, actor: str, subject_id: str, agent_version: str, reason_code: str
+) -> None:
+    """A read naming a scope its caller may not read: nothing was read; alerting counts these events."""
+    audit_record(
+        tenant_id=tenant_id,
+        event=Event.CROSS_SCOPE_READ,
+        actor=actor,
+        subject_id=subject_id,
+        agent_version=agent_version,
+        reason_code=reason_code,
+    )

@@ -1,0 +1,35 @@
+"""Erase everything: typed confirmation, crypto-shredding (the subject's data key is destroyed), a receipt."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import get_language
+from django.views.decorators.http import require_GET, require_http_methods
+
+from memories.access import Caller
+from memories.forms import ERASE_PHRASES, EraseForm
+from memories.selectors import erasure_receipt_get
+from memories.services.subjects import subject_erase
+from memories.views._base import person_required
+
+
+@require_http_methods(["GET", "POST"])
+@person_required
+def erase_view(request: HttpRequest, person: Caller) -> HttpResponse:
+    form = EraseForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        receipt = subject_erase(tenant_id=person.tenant_id, user_id=person.subject_id or "", actor=person.actor)
+        return redirect("erase-receipt", receipt_id=receipt.pk)
+    status = 400 if request.method == "POST" else 200
+    phrase = ERASE_PHRASES[1] if (get_language() or "").startswith("zh") else ERASE_PHRASES[0]
+    return render(request, "memories/erase.html", {"form": form, "phrase": phrase, "nav": "data"}, status=status)
+
+
+@require_GET
+@person_required
+def erase_receipt_view(request: HttpRequest, person: Caller, receipt_id: str) -> HttpResponse:
+    receipt = erasure_receipt_get(tenant_id=person.tenant_id, user_id=person.subject_id or "", receipt_id=receipt_id)
+    if receipt is None:
+        raise Http404("no such receipt")
+    return render(request, "memories/erase_receipt.html", {"receipt": receipt, "nav": "data"})

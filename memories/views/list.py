@@ -1,0 +1,81 @@
+"""The list: the person's memories grouped as §18.1, with search and filters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.functional import Promise
+
+from memories import labels
+from memories.access import Caller
+from memories.forms import FilterForm
+from memories.models import Memory
+from memories.selectors import LIVE_STATUSES, memory_search_for_subject
+from memories.views._base import person_required
+
+# Cards per group on the overview. Rendering is the cost (a card is ~2 KB of HTML): beyond this a
+# group links to its own page, so a long-time user's page stays fast; search and filters reach all.
+GROUP_LIMIT = 40
+GROUP_KEYS = frozenset(key for key, _title, _description in labels.GROUPS)
+
+
+@dataclass
+class Group:
+    key: str
+    title: Promise
+    description: Promise
+    memories: list[Memory] = field(default_factory=list)
+    total: int = 0
+
+    @property
+    def more(self) -> int:
+        return self.total - len(self.memories)
+
+
+def group_memories(memories: list[Memory], *, only: str = "", limit: int | None = GROUP_LIMIT) -> list[Group]:
+    groups = {key: Group(key, title, description) for key, title, description in labels.GROUPS}
+    for memory in memories:
+        group = groups[labels.group_of(type=memory.type, level=memory.level)]
+        group.total += 1
+        if limit is None or len(group.memories) < limit:
+            group.memories.append(memory)
+    if only:
+        return [groups[only]]
+    return list(groups.values())
+
+
+@person_required
+def memory_list(request: HttpRequest, person: Caller) -> HttpResponse:
+    """GET shows everything current; the search form POSTs, so search words never land in a URL.
+
+    Type/status/scope codes (and ``group``, to see one whole group) may come as GET parameters.
+    """
+    codes = {key: request.GET.get(key, "") for key in ("type", "status", "scope")}
+    form = FilterForm(request.POST if request.method == "POST" else codes)
+    filters = form.cleaned_data if form.is_valid() else {}
+    status = filters.get("status")
+    memories = memory_search_for_subject(
+        tenant_id=person.tenant_id,
+        user_id=person.subject_id or "",
+        text=filters.get("q", ""),
+        types=(filters["type"],) if filters.get("type") else (),
+        levels=(filters["scope"],) if filters.get("scope") else (),
+        statuses=(status,) if status else LIVE_STATUSES,
+    )
+    only = request.GET.get("group", "")
+    only = only if only in GROUP_KEYS else ""
+    filtered = any(filters.get(key) for key in ("q", "type", "status", "scope"))
+    return render(
+        request,
+        "memories/list.html",
+        {
+            "form": form,
+            "groups": group_memories(memories, only=only, limit=None if only else GROUP_LIMIT),
+            "count": len(memories),
+            "filtered": filtered,
+            "only_group": only,
+            "nav": "list",
+        },
+    )

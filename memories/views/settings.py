@@ -1,0 +1,102 @@
+"""Controls over all of a person's memory: pause everything, "don't save this session", clear a session."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_POST
+
+from memories.access import Caller
+from memories.forms import ConfirmForm, SessionForm
+from memories.selectors import (
+    memory_list_for_subject,
+    session_ids_for_subject,
+    session_opt_outs_for_subject,
+    subject_is_paused,
+)
+from memories.services.subjects import session_clear, session_opt_out, subject_set_paused
+from memories.views._base import person_required
+
+
+def _controls(request: HttpRequest, person: Caller, **extra: object) -> HttpResponse:
+    subject = {"tenant_id": person.tenant_id, "user_id": person.subject_id or ""}
+    context = {
+        "paused": subject_is_paused(**subject),
+        "sessions": session_ids_for_subject(**subject),
+        "opt_outs": session_opt_outs_for_subject(**subject),
+        "optout_form": SessionForm(prefix="optout"),
+        "clear_form": SessionForm(prefix="clear"),
+        "nav": "controls",
+    }
+    context.update(extra)
+    return render(request, "memories/controls.html", context, status=400 if extra else 200)
+
+
+@require_GET
+@person_required
+def controls_view(request: HttpRequest, person: Caller) -> HttpResponse:
+    return _controls(request, person)
+
+
+@require_POST
+@person_required
+def subject_pause_view(request: HttpRequest, person: Caller) -> HttpResponse:
+    subject_set_paused(tenant_id=person.tenant_id, user_id=person.subject_id or "", paused=True, actor=person.actor)
+    messages.success(request, _("Memory is paused: nothing new is saved and nothing is used until you resume."))
+    return redirect("memory-controls")
+
+
+@require_POST
+@person_required
+def subject_resume_view(request: HttpRequest, person: Caller) -> HttpResponse:
+    subject_set_paused(tenant_id=person.tenant_id, user_id=person.subject_id or "", paused=False, actor=person.actor)
+    messages.success(request, _("Memory is on again."))
+    return redirect("memory-controls")
+
+
+@require_POST
+@person_required
+def session_opt_out_view(request: HttpRequest, person: Caller) -> HttpResponse:
+    form = SessionForm(request.POST, prefix="optout")
+    if not form.is_valid():
+        return _controls(request, person, optout_form=form)
+    session_opt_out(
+        tenant_id=person.tenant_id,
+        user_id=person.subject_id or "",
+        session_id=form.cleaned_data["session_id"],
+        actor=person.actor,
+    )
+    messages.success(request, _("Nothing more will be saved from that session."))
+    return redirect("memory-controls")
+
+
+@require_POST
+@person_required
+def session_clear_view(request: HttpRequest, person: Caller) -> HttpResponse:
+    """First POST shows what would be deleted; the POST from that page (confirm=on) deletes it."""
+    form = SessionForm(request.POST, prefix="clear")
+    if not form.is_valid():
+        return _controls(request, person, clear_form=form)
+    session_id = form.cleaned_data["session_id"]
+    confirm = ConfirmForm(request.POST)
+    if not (confirm.is_valid() and confirm.cleaned_data["confirm"]):
+        memories = memory_list_for_subject(tenant_id=person.tenant_id, user_id=person.subject_id or "").filter(
+            session_id=session_id
+        )
+        return render(
+            request,
+            "memories/session_clear.html",
+            {"session_id": session_id, "memories": list(memories), "form": form, "nav": "controls"},
+        )
+    count = session_clear(
+        tenant_id=person.tenant_id, user_id=person.subject_id or "", session_id=session_id, actor=person.actor
+    )
+    messages.success(
+        request,
+        ngettext("%(count)d memory of the session deleted.", "%(count)d memories of the session deleted.", count)
+        % {"count": count},
+    )
+    return redirect("memory-controls")

@@ -1,0 +1,53 @@
+/* memgov: small progressive enhancements. Every page works without this file (CSP: script-src 'self'). */
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  function normalize(text) {
+    return (text || "").normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+  }
+
+  /* The list: narrow the cards already on the page while typing (the form still searches on submit). */
+  function liveFilter(form) {
+    var input = form.querySelector("input[type=search]");
+    if (!input) return;
+    input.addEventListener("input", function () {
+      var needle = normalize(input.value);
+      document.querySelectorAll("[data-group]").forEach(function (group) {
+        var shown = 0;
+        group.querySelectorAll(".memory").forEach(function (card) {
+          var match = !needle || normalize(card.textContent).indexOf(needle) !== -1;
+          card.hidden = !match;
+          if (match) shown += 1;
+        });
+        var count = group.querySelector(".group__count");
+        if (count) count.textContent = String(shown);
+      });
+    });
+  }
+
+  /* Commands: an example fills the box, by click or keyboard. */
+  function examples(form) {
+    var input = form.querySelector("input[name=text]");
+    document.querySelectorAll(".example").forEach(function (example) {
+      example.setAttribute("tabindex", "0");
+      example.setAttribute("role", "button");
+      function use() {
+        input.value = example.textContent.trim();
+        input.focus();
+      }
+      example.addEventListener("click", use);
+      example.addEventListener("keydown", function (event) {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          use();
+        }
+      });
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("form[data-live-filter]").forEach(liveFilter);
+    document.querySelectorAll("form[data-command-form]").forEach(examples);
+  });
+})();
