@@ -147,7 +147,8 @@ SPECTACULAR_SETTINGS = {
 
 # --- memgov ----------------------------------------------------------------------------------
 # The master key wraps every data key. It never lives in code, settings defaults or the database.
-MEMGOV_MASTER_KEY = envsecret("MEMGOV_MASTER_KEY")
+# The variable itself only; MEMGOV_MASTER_KEY_FILE is read by memories/crypto/keyring.py.
+MEMGOV_MASTER_KEY = envstr("MEMGOV_MASTER_KEY")
 MEMGOV_MASTER_KEY_FILE_PATH = envstr("MEMGOV_MASTER_KEY_FILE", "")
 MEMGOV_DEV_KEY_FILE = VAR_DIR / "master.key"
 MEMGOV_MAX_CONTENT_CHARS = envint("MEMGOV_MAX_CONTENT_CHARS", 2000)

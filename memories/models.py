@@ -99,7 +99,9 @@ class Memory(models.Model):
 
     class Meta:
         indexes = [
-            models.Index(fields=["tenant", "user_id", "status"], name="memory_subject_status"),
+            # level included: with only (tenant, user_id, status), SQLite's planner can tie it with
+            # memory_level_status and scan every user-level memory of the tenant.
+            models.Index(fields=["tenant", "user_id", "level", "status"], name="memory_subject_level_status"),
             models.Index(fields=["tenant", "level", "status"], name="memory_level_status"),
             models.Index(fields=["tenant", "fingerprint"], name="memory_fingerprint"),
             models.Index(fields=["status", "expires_at"], name="memory_expiry"),

@@ -136,3 +136,34 @@ def test_the_sqlite_file_holds_no_plaintext_content(world, make_memory):
     blobs = b"".join(p.read_bytes() for p in [path, Path(f"{path}-wal")] if p.exists())
     for text in [*texts, "编辑后的内容：偏好深色主题", "用户说理由"]:
         assert text.encode() not in blobs
+
+
+def test_a_key_file_alone_configures_the_master_key(settings, tmp_path, monkeypatch):
+    from memories.crypto.keyring import get_keyring
+
+    key_file = tmp_path / "master.key"
+    key_file.write_text("3:" + base64.b64encode(os.urandom(32)).decode() + "\n")
+    settings.MEMGOV_MASTER_KEY = ""
+    settings.MEMGOV_MASTER_KEY_FILE_PATH = str(key_file)
+    reset_keyring()
+    try:
+        assert get_keyring().current_version == 3
+    finally:
+        reset_keyring()
+
+
+def test_settings_read_the_key_file_path_without_also_filling_the_key(monkeypatch, tmp_path):
+    import subprocess
+    import sys
+
+    key_file = tmp_path / "master.key"
+    key_file.write_text(base64.b64encode(os.urandom(32)).decode())
+    env = {k: v for k, v in os.environ.items() if k != "MEMGOV_MASTER_KEY"}
+    env.update(MEMGOV_MASTER_KEY_FILE=str(key_file), MEMGOV_SECRET_KEY="x", DJANGO_SETTINGS_MODULE="config.settings")
+    code = (
+        "import django; django.setup(); from memories.crypto.keyring import get_keyring; "
+        "print(get_keyring().current_version)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-500:]
+    assert result.stdout.strip().endswith("1")
