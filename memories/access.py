@@ -47,8 +47,13 @@ def caller_for(request: HttpRequest) -> Caller:
     )
 
 
-def memory_for_caller(caller: Caller, memory_id: object) -> Memory:
+def memory_for_caller(caller: Caller, memory_id: object, *, change: bool = False) -> Memory:
+    """The memory if this caller may see it (``change=False``) or change it (``change=True``).
+
+    Shared-scope memories (team, project and tenant rules, with no subject) are governed by tenant
+    admins in the console; an agent may read them but never edit, pause, roll back or delete them.
+    """
     memory = memory_get(tenant_id=caller.tenant_id, memory_id=memory_id, user_id=caller.subject_id)
-    if memory is None:
+    if memory is None or (change and caller.is_agent and not memory.user_id):
         raise Http404("no such memory")
     return memory

@@ -61,7 +61,7 @@ class MemoryDetailApi(APIView):
     @extend_schema(request=MemoryPatchSerializer, responses=MemoryOutSerializer, summary="Edit: a new version")
     def patch(self, request: Request, memory_id: str) -> Response:
         caller = caller_for(request)
-        memory = memory_for_caller(caller, memory_id)
+        memory = memory_for_caller(caller, memory_id, change=True)
         data = MemoryPatchSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
@@ -79,7 +79,7 @@ class MemoryDetailApi(APIView):
     @extend_schema(responses={204: None}, summary="Delete: gone from every read at once")
     def delete(self, request: Request, memory_id: str) -> Response:
         caller = caller_for(request)
-        memory_delete(memory=memory_for_caller(caller, memory_id), actor=caller.actor)
+        memory_delete(memory=memory_for_caller(caller, memory_id, change=True), actor=caller.actor)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -88,7 +88,7 @@ class MemoryPauseApi(APIView):
     def post(self, request: Request, memory_id: str) -> Response:
         caller = caller_for(request)
         try:
-            memory = memory_pause(memory=memory_for_caller(caller, memory_id), actor=caller.actor)
+            memory = memory_pause(memory=memory_for_caller(caller, memory_id, change=True), actor=caller.actor)
         except MemoryStateError as exc:
             return _state_error(exc)
         return Response(MemoryOutSerializer(memory).data)
@@ -99,7 +99,7 @@ class MemoryResumeApi(APIView):
     def post(self, request: Request, memory_id: str) -> Response:
         caller = caller_for(request)
         try:
-            memory = memory_resume(memory=memory_for_caller(caller, memory_id), actor=caller.actor)
+            memory = memory_resume(memory=memory_for_caller(caller, memory_id, change=True), actor=caller.actor)
         except MemoryStateError as exc:
             return _state_error(exc)
         return Response(MemoryOutSerializer(memory).data)
@@ -109,7 +109,7 @@ class MemoryRollbackApi(APIView):
     @extend_schema(request=RollbackSerializer, responses=MemoryOutSerializer, summary="Restore an earlier version")
     def post(self, request: Request, memory_id: str) -> Response:
         caller = caller_for(request)
-        memory = memory_for_caller(caller, memory_id)
+        memory = memory_for_caller(caller, memory_id, change=True)
         data = RollbackSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:

@@ -107,3 +107,18 @@ def test_a_revoked_or_unknown_key_is_refused(world):
     assert world.agent_client(world.demo_key).get("/api/v1/memories", {"user_id": "a"}).status_code == 401
     assert world.agent_client("mg_nope_nope").get("/api/v1/memories", {"user_id": "a"}).status_code == 401
     assert world.agent_client("").get("/api/v1/memories", {"user_id": "a"}).status_code == 401
+
+
+def test_an_agent_cannot_change_an_approved_shared_rule(world, make_memory):
+    rule = make_memory(
+        world.demo, "Pull requests need two reviewers.", level="team", team="ai-platform", type="organization_rule"
+    )
+    agent = world.agent_client(world.demo_key)
+    url = f"/api/v1/memories/{rule.id}"
+    assert agent.get(url).status_code == 200
+    assert agent.patch(url, {"content": "Pull requests need no review."}, format="json").status_code == 404
+    assert agent.post(f"{url}/pause").status_code == 404
+    assert agent.post(f"{url}/rollback", {"version": 1}, format="json").status_code == 404
+    assert agent.delete(url).status_code == 404
+    rule.refresh_from_db()
+    assert rule.status == "active" and rule.content == "Pull requests need two reviewers." and rule.version == 1
