@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -18,6 +20,7 @@ from memories.api.serializers import (
     MemoryPatchSerializer,
     RollbackSerializer,
 )
+from memories.models import Memory
 from memories.selectors import memory_list_active_for_subject
 from memories.services.records import (
     MemoryStateError,
@@ -83,26 +86,25 @@ class MemoryDetailApi(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+def _change_status(request: Request, memory_id: str, service: Callable[..., Memory]) -> Response:
+    caller = caller_for(request)
+    try:
+        memory = service(memory=memory_for_caller(caller, memory_id, change=True), actor=caller.actor)
+    except MemoryStateError as exc:
+        return _state_error(exc)
+    return Response(MemoryOutSerializer(memory).data)
+
+
 class MemoryPauseApi(APIView):
     @extend_schema(request=None, responses=MemoryOutSerializer, summary="Stop injecting this memory")
     def post(self, request: Request, memory_id: str) -> Response:
-        caller = caller_for(request)
-        try:
-            memory = memory_pause(memory=memory_for_caller(caller, memory_id, change=True), actor=caller.actor)
-        except MemoryStateError as exc:
-            return _state_error(exc)
-        return Response(MemoryOutSerializer(memory).data)
+        return _change_status(request, memory_id, memory_pause)
 
 
 class MemoryResumeApi(APIView):
     @extend_schema(request=None, responses=MemoryOutSerializer, summary="Inject this memory again")
     def post(self, request: Request, memory_id: str) -> Response:
-        caller = caller_for(request)
-        try:
-            memory = memory_resume(memory=memory_for_caller(caller, memory_id, change=True), actor=caller.actor)
-        except MemoryStateError as exc:
-            return _state_error(exc)
-        return Response(MemoryOutSerializer(memory).data)
+        return _change_status(request, memory_id, memory_resume)
 
 
 class MemoryRollbackApi(APIView):
