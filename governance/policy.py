@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from django.conf import settings
+from django.db.models import TextField
+from django.db.models.functions import Cast
 
 from governance.models import PolicyVersion
 from governance.pipeline.base import PolicySnapshot
@@ -47,7 +50,7 @@ def snapshot_from_document(document: dict[str, Any], *, version: int) -> PolicyS
         raise PolicyDocumentError("min_inference_confidence must be between 0 and 1")
     return PolicySnapshot(
         version=version,
-        ttl_by_type={name: ttl.get(name) for name in known},
+        ttl_by_type=MappingProxyType({name: ttl.get(name) for name in known}),  # snapshots are shared
         high_sensitivity_ttl=_positive_int(document, "high_sensitivity_ttl"),
         pending_confirmation_ttl=_positive_int(document, "pending_confirmation_ttl"),
         max_content_chars=min(_positive_int(document, "max_content_chars"), settings.MEMGOV_MAX_CONTENT_CHARS),
@@ -57,8 +60,24 @@ def snapshot_from_document(document: dict[str, Any], *, version: int) -> PolicyS
     )
 
 
+@lru_cache(maxsize=512)
+def snapshot_from_text(document: str, *, version: int) -> PolicySnapshot:
+    """The snapshot of a stored policy document (its JSON text), parsed once per distinct text.
+
+    Keyed by the text itself, not by tenant and version: a version number can repeat with other
+    content after a rolled-back transaction, the text can't lie.
+    """
+    return snapshot_from_document(json.loads(document), version=version)
+
+
 def policy_snapshot_for_tenant(*, tenant_id: int) -> PolicySnapshot:
-    row = PolicyVersion.objects.filter(tenant_id=tenant_id).order_by("-version").first()
+    row = (
+        PolicyVersion.objects.filter(tenant_id=tenant_id)
+        .order_by("-version")
+        .values_list("version", Cast("document", TextField()))
+        .first()
+    )
     if row is None:
         return snapshot_from_document(default_policy_document(), version=0)
-    return snapshot_from_document(row.document, version=row.version)
+    version, document = row
+    return snapshot_from_text(document, version=version)

@@ -21,8 +21,12 @@ fingerprints are the keyed HMAC of :func:`normalize.normalize_content`. Only tho
 
 from __future__ import annotations
 
+import hashlib
+from collections import OrderedDict
+from threading import Lock
+
 from governance.pipeline.base import ExistingMemory, Scope, WriteContext
-from governance.pipeline.lexicons.conflict import find_contradiction
+from governance.pipeline.lexicons.conflict import AspectValues, aspects, contradiction
 from governance.pipeline.reasons import ReasonCode
 from governance.pipeline.validate import REQUIRED_SCOPE_FIELD
 from governance.vocabulary import EXPLICIT_SOURCES, DecisionKind, MemoryType
@@ -58,13 +62,39 @@ class DedupStage:
         comparable = _COMPARABLE.get(ctx.type) if ctx.type else None
         if not comparable:
             return ctx
+        new = aspects(ctx.candidate.content)
+        if not new:  # it names no aspect, so it can contradict nothing
+            return ctx
         for memory in same_scope:
             if memory.type not in comparable:
                 continue
-            aspect = find_contradiction(ctx.candidate.content, memory.content)
+            aspect = contradiction(new, _aspects_of(memory))
             if aspect:
                 return _resolve(ctx.with_(notes=(*ctx.notes, f"contradicts {memory.id} on {aspect}")), memory)
         return ctx
+
+
+# The aspects of stored memories, by a digest of their text: a write compares its candidate with every
+# memory of the scope, and parsing each of them again on every write made a write's cost grow with
+# the size of the scope. Only the digest, aspect names and value codes are kept, never text.
+_ASPECT_CACHE_SIZE = 50_000
+_aspect_cache: OrderedDict[bytes, dict[str, AspectValues]] = OrderedDict()
+_aspect_lock = Lock()
+
+
+def _aspects_of(memory: ExistingMemory) -> dict[str, AspectValues]:
+    key = hashlib.blake2b(memory.content.encode(), digest_size=16).digest()
+    with _aspect_lock:
+        found = _aspect_cache.get(key)
+        if found is not None:
+            _aspect_cache.move_to_end(key)
+            return found
+    found = aspects(memory.content)
+    with _aspect_lock:
+        _aspect_cache[key] = found
+        if len(_aspect_cache) > _ASPECT_CACHE_SIZE:
+            _aspect_cache.popitem(last=False)
+    return found
 
 
 def _same_scope(a: Scope, b: Scope) -> bool:

@@ -10,11 +10,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from audit.events import Event
 from audit.services import audit_record
+from config.rows import insert_rows
 from governance.models import AgentClient
 from governance.pipeline.base import Scope
 from governance.vocabulary import Status
@@ -49,12 +50,21 @@ class NewMemory:
 
 
 def touch_subject(*, tenant_id: int, user_id: str) -> None:
-    """Mark the subject changed so watermark-based jobs revisit it."""
+    """Mark the subject changed so watermark-based jobs revisit it (creating the subject row if new).
+
+    One upsert rather than update-then-create: it runs on every write.
+    """
     if not user_id:
         return
-    updated = Subject.objects.filter(tenant_id=tenant_id, user_id=user_id).update(changed_at=timezone.now())
-    if not updated:
-        Subject.objects.get_or_create(tenant_id=tenant_id, user_id=user_id)
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    table = connection.ops.quote_name(Subject._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (tenant_id, user_id, memory_paused, changed_at, created_at)"  # noqa: S608
+            " VALUES (%s, %s, %s, %s, %s)"
+            " ON CONFLICT (tenant_id, user_id) DO UPDATE SET changed_at = excluded.changed_at",
+            [tenant_id, user_id, False, now, now],
+        )
 
 
 def _audit_memory(memory: Memory, *, event: Event, actor: str, **extra: object) -> None:
@@ -74,7 +84,7 @@ def _audit_memory(memory: Memory, *, event: Event, actor: str, **extra: object) 
 
 
 def _add_version(memory: Memory, *, change: str, actor: str, reason: str = "") -> MemoryVersion:
-    return MemoryVersion.objects.create(
+    version = MemoryVersion(
         tenant_id=memory.tenant_id,
         memory=memory,
         version=memory.version,
@@ -85,9 +95,11 @@ def _add_version(memory: Memory, *, change: str, actor: str, reason: str = "") -
         change_reason=reason or None,
         changed_by=actor,
     )
+    insert_rows([version])
+    return version
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def memory_create(
     *, tenant_id: int, new: NewMemory, actor: str, agent: AgentClient | None = None, audit: bool = True
 ) -> Memory:
@@ -123,7 +135,7 @@ def memory_create(
         created_by=actor,
     )
     memory.content = new.content
-    memory.save(force_insert=True)
+    insert_rows([memory])
     _add_version(memory, change="created", actor=actor)
     touch_subject(tenant_id=tenant_id, user_id=scope.user_id)
     if audit:

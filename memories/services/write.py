@@ -11,24 +11,18 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from audit.events import Event
 from audit.services import audit_append, audit_fields
-from governance.models import AgentClient, Membership
+from governance.models import AgentClient, Membership, TeamMembership
 from governance.pipeline import run_pipeline
-from governance.pipeline.base import Actor, Candidate, Decision, ExistingMemory, InvalidCandidate, Scope, WriteContext
-from governance.policy import policy_snapshot_for_tenant
-from governance.vocabulary import DecisionKind, Level, MemoryType, Role, SourceType, Status
+from governance.pipeline.base import Actor, Candidate, Decision, InvalidCandidate, Scope, WriteContext
+from governance.vocabulary import DecisionKind, Level, MemoryType, Role, Status
 from memories.fingerprints import content_fingerprint
 from memories.models import Confirmation, Memory
-from memories.selectors import session_is_opted_out, subject_is_paused
 from memories.services.records import NewMemory, memory_create, memory_update, touch_subject
-
-# Enough to find duplicates and contradictions in any realistic scope; bounded so a write never
-# grows with the number of stored memories.
-EXISTING_LIMIT = 300
+from memories.write_selectors import WriteFacts, existing_in_scope, write_facts
 
 
 @dataclass(frozen=True)
@@ -38,24 +32,24 @@ class WriteResult:
     confirmation: Confirmation | None = None
 
 
-def actor_for_write(*, tenant_id: int, scope: Scope, on_behalf_of: str, session_id: str) -> Actor:
+def actor_for_write(*, tenant_id: int, scope: Scope, on_behalf_of: str, facts: WriteFacts) -> Actor:
     """Who the policy sees: the person named by on_behalf_of (or the subject), else the agent itself."""
     person = on_behalf_of or scope.user_id
     if not person:
         return Actor(role=Role.AGENT)
-    membership = Membership.objects.filter(tenant_id=tenant_id, subject_id=person).first()
-    role = Role(membership.role) if membership else Role.MEMBER
+    role = Role(facts.role) if facts.role else Role.MEMBER
     owned: frozenset[str] = frozenset()
-    if membership and scope.level == Level.TEAM:  # only team rules ask who owns which team
-        owned = frozenset(membership.teammembership_set.filter(is_owner=True).values_list("team__slug", flat=True))
-    subject = scope.user_id or person
+    if facts.role and scope.level == Level.TEAM:  # only team rules ask who owns which team
+        owned = frozenset(
+            TeamMembership.objects.filter(
+                membership__tenant_id=tenant_id, membership__subject_id=person, is_owner=True
+            ).values_list("team__slug", flat=True)
+        )
     return Actor(
         role=role,
         user_id=person,
-        memory_paused=subject_is_paused(tenant_id=tenant_id, user_id=subject),
-        session_opt_out=session_is_opted_out(
-            tenant_id=tenant_id, user_id=subject, session_id=session_id or scope.session_id
-        ),
+        memory_paused=facts.memory_paused,
+        session_opt_out=facts.session_opt_out,
         owned_teams=owned,
     )
 
@@ -78,41 +72,6 @@ def check_agent_rights(agent: AgentClient | None, candidate: Candidate) -> None:
         raise InvalidCandidate("scope.level", f"this agent key may not write {candidate.scope.level} memories")
 
 
-def _same_scope(scope: Scope) -> Q:
-    query = Q(level=scope.level, user_id=scope.user_id)
-    if scope.level == Level.TEAM:
-        query &= Q(team=scope.team)
-    elif scope.level == Level.PROJECT:
-        query &= Q(project=scope.project)
-    elif scope.level == Level.SESSION:
-        query &= Q(session_id=scope.session_id)
-    elif scope.level == Level.TASK:
-        query &= Q(task_id=scope.task_id)
-    return query
-
-
-def existing_in_scope(*, tenant_id: int, scope: Scope) -> tuple[ExistingMemory, ...]:
-    now = timezone.now()
-    rows = (
-        Memory.objects.filter(tenant_id=tenant_id, status=Status.ACTIVE)
-        .filter(_same_scope(scope))
-        .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))
-        .order_by("-updated_at")[:EXISTING_LIMIT]
-    )
-    return tuple(
-        ExistingMemory(
-            id=str(row.pk),
-            type=MemoryType(row.type),
-            content=row.content,
-            fingerprint=row.fingerprint,
-            source_type=SourceType(row.source_type),
-            confidence=row.confidence,
-            scope=scope,
-        )
-        for row in rows
-    )
-
-
 def memory_write(
     *,
     tenant_id: int,
@@ -125,19 +84,23 @@ def memory_write(
 ) -> WriteResult:
     """Decide on a candidate and carry the decision out. Raises InvalidCandidate for rule 1."""
     check_agent_rights(agent, candidate)
-    policy = policy_snapshot_for_tenant(tenant_id=tenant_id)
+    scope = candidate.scope
+    facts = write_facts(
+        tenant_id=tenant_id,
+        person=on_behalf_of or scope.user_id,
+        subject=scope.user_id or on_behalf_of,
+        session_id=session_id or scope.session_id,
+    )
     if actor is None:
-        actor = actor_for_write(
-            tenant_id=tenant_id, scope=candidate.scope, on_behalf_of=on_behalf_of, session_id=session_id
-        )
+        actor = actor_for_write(tenant_id=tenant_id, scope=scope, on_behalf_of=on_behalf_of, facts=facts)
     now = timezone.now()
     ctx = WriteContext(
         candidate=candidate,
         actor=actor,
-        policy=policy,
+        policy=facts.policy,
         now=now,
         fingerprint=content_fingerprint(tenant_id=tenant_id, content=candidate.content),
-        existing=existing_in_scope(tenant_id=tenant_id, scope=candidate.scope),
+        existing=existing_in_scope(tenant_id=tenant_id, scope=scope, now=now),
     )
     decision = run_pipeline(ctx)
     with transaction.atomic():
@@ -148,6 +111,7 @@ def memory_write(
             actor_label=actor_label,
             agent=agent,
             proposer=_person_label(tenant_id=tenant_id, subject_id=on_behalf_of) or actor_label,
+            pending_ttl=facts.policy.pending_confirmation_ttl,
         )
 
 
@@ -189,6 +153,7 @@ def _carry_out(
     actor_label: str,
     agent: AgentClient | None,
     proposer: str,
+    pending_ttl: int,
 ) -> WriteResult:
     common = {
         "tenant_id": tenant_id,
@@ -214,6 +179,7 @@ def _carry_out(
         actor_label=actor_label,
         agent=agent,
         proposer=proposer,
+        pending_ttl=pending_ttl,
     )
     memory_id = result.memory.pk if result.memory else None
     events.append(_decision_event(event=Event.MEMORY_WRITE_REQUESTED, memory_id=memory_id, **common))
@@ -242,6 +208,7 @@ def _store(
     actor_label: str,
     agent: AgentClient | None,
     proposer: str,
+    pending_ttl: int,
 ) -> WriteResult:
     if decision.kind == DecisionKind.REJECT:
         return WriteResult(decision)
@@ -292,12 +259,11 @@ def _store(
     )
     if not pending:
         return WriteResult(decision, memory=memory)
-    policy = policy_snapshot_for_tenant(tenant_id=tenant_id)
     confirmation = Confirmation.objects.create(
         tenant_id=tenant_id,
         memory=memory,
         confirm_by=decision.confirm_by or "user",
         requested_by=proposer,
-        expires_at=timezone.now() + timedelta(seconds=policy.pending_confirmation_ttl),
+        expires_at=timezone.now() + timedelta(seconds=pending_ttl),
     )
     return WriteResult(decision, memory=memory, confirmation=confirmation)

@@ -156,3 +156,12 @@ def test_the_detector_finds_contradictions(new: str, old: str) -> None:
 )
 def test_the_detector_leaves_compatible_memories_alone(new: str, old: str) -> None:
     assert find_contradiction(new, old) is None
+
+
+def test_a_memory_edited_under_the_same_id_is_compared_by_its_new_text() -> None:
+    # The stage caches each stored memory's parsed aspects; the cache must follow the text, not the id.
+    new = "I prefer long, detailed answers."
+    first = stage.run(provisional(new, make_existing("I prefer short answers.", id="m-9")))
+    assert first.conflict_with == "m-9"
+    second = stage.run(provisional(new, make_existing("I prefer long answers.", id="m-9")))
+    assert second.conflict_with is None

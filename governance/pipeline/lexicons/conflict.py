@@ -13,6 +13,7 @@ Aspects need a context word in the same sentence ("answers", "tone", "region", â
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from governance.pipeline.lexicons.text import NEGATOR, PHRASE_BREAK, alt, compile_any, en, prepare, sentences, zh
@@ -247,7 +248,11 @@ def has_style_aspect(text: str) -> bool:
 
 def find_contradiction(candidate: str, existing: str) -> str | None:
     """The aspect on which ``candidate`` contradicts ``existing``, or None."""
-    new, old = aspects(candidate), aspects(existing)
+    return contradiction(aspects(candidate), aspects(existing))
+
+
+def contradiction(new: Mapping[str, AspectValues], old: Mapping[str, AspectValues]) -> str | None:
+    """The aspect on which the texts with these :func:`aspects` contradict, or None."""
     for name in sorted(new.keys() & old.keys()):
         if _opposed(new[name], old[name]):
             return name

@@ -1,0 +1,110 @@
+"""The reads memory.write makes before deciding, one statement each.
+
+A write runs on every agent turn, so these two reads are raw, parameterized SQL that returns
+tuples: building the same queries through the ORM cost several times what the database did
+(README, "The write benchmark"). Both take the tenant; neither returns another tenant's rows.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import connection
+
+from governance.models import Membership, PolicyVersion
+from governance.pipeline.base import ExistingMemory, PolicySnapshot, Scope
+from governance.policy import default_policy_document, snapshot_from_document, snapshot_from_text
+from governance.vocabulary import Level, MemoryType, SourceType, Status
+from memories.crypto.fields import decrypt_column
+from memories.models import Memory, SessionOptOut, Subject
+
+# Enough to find duplicates and contradictions in any realistic scope; bounded so a write never
+# grows with the number of stored memories.
+EXISTING_LIMIT = 300
+
+# The column that names the owner of each level's scope (user-level memories are owned by user_id,
+# which every scope carries).
+_SCOPE_COLUMN = {Level.TEAM: "team", Level.PROJECT: "project", Level.SESSION: "session_id", Level.TASK: "task_id"}
+
+
+@dataclass(frozen=True)
+class WriteFacts:
+    """The tenant's policy in force and what the policy needs to know about the person."""
+
+    policy: PolicySnapshot
+    role: str | None  # the person's membership role; None when they have no login in the tenant
+    memory_paused: bool
+    session_opt_out: bool
+
+
+def _table(model: type) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def write_facts(*, tenant_id: int, person: str, subject: str, session_id: str) -> WriteFacts:
+    """Policy version and document, the person's role, and the subject's pause and session opt-out."""
+    # Identifiers come from model metadata; every value is a parameter.
+    sql = (
+        f"SELECT (SELECT version FROM {_table(PolicyVersion)} WHERE tenant_id = %s ORDER BY version DESC LIMIT 1),"  # noqa: S608
+        f" (SELECT CAST(document AS TEXT) FROM {_table(PolicyVersion)} WHERE tenant_id = %s"
+        "  ORDER BY version DESC LIMIT 1),"
+        f" (SELECT role FROM {_table(Membership)} WHERE tenant_id = %s AND subject_id = %s),"
+        f" EXISTS (SELECT 1 FROM {_table(Subject)} WHERE tenant_id = %s AND user_id = %s AND memory_paused),"
+        f" EXISTS (SELECT 1 FROM {_table(SessionOptOut)} WHERE tenant_id = %s AND user_id = %s AND session_id = %s)"
+    )
+    params = [tenant_id, tenant_id, tenant_id, person, tenant_id, subject, tenant_id, subject, session_id]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        version, document, role, paused, opted_out = cursor.fetchone()
+    if document is None:
+        policy = snapshot_from_document(default_policy_document(), version=0)
+    else:
+        policy = snapshot_from_text(document, version=version)
+    return WriteFacts(
+        policy=policy,
+        role=role if person else None,
+        memory_paused=bool(paused) and bool(subject),
+        session_opt_out=bool(opted_out) and bool(session_id),
+    )
+
+
+def existing_in_scope(*, tenant_id: int, scope: Scope, now: datetime) -> tuple[ExistingMemory, ...]:
+    """The active, unexpired memories of exactly this scope, newest first, decrypted for comparison."""
+    sql = (
+        f"SELECT id, type, content, fingerprint, source_type, confidence FROM {_table(Memory)}"  # noqa: S608
+        " WHERE tenant_id = %s AND user_id = %s AND level = %s AND status = %s"
+        " AND (expires_at IS NULL OR expires_at > %s)"
+    )
+    params: list[object] = [
+        tenant_id,
+        scope.user_id,
+        Level(scope.level).value,
+        Status.ACTIVE.value,
+        connection.ops.adapt_datetimefield_value(now),
+    ]
+    column = _SCOPE_COLUMN.get(scope.level)
+    if column:
+        sql += f" AND {connection.ops.quote_name(column)} = %s"
+        params.append(getattr(scope, column))
+    sql += " ORDER BY updated_at DESC LIMIT %s"
+    params.append(EXISTING_LIMIT)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    found = []
+    for memory_id, type_name, blob, fingerprint, source_type, confidence in rows:
+        record_id = str(uuid.UUID(str(memory_id)))
+        found.append(
+            ExistingMemory(
+                id=record_id,
+                type=MemoryType(type_name),
+                content=decrypt_column(Memory, "content", tenant_id=tenant_id, record_id=record_id, blob=bytes(blob)),
+                fingerprint=fingerprint,
+                source_type=SourceType(source_type),
+                confidence=confidence,
+                scope=scope,
+            )
+        )
+    return tuple(found)

@@ -1,0 +1,71 @@
+"""The reads memory.write makes: one statement each, and never another tenant's or subject's rows."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from governance.pipeline.base import Scope
+from governance.policy import default_policy_document
+from governance.services.policy import policy_version_create
+from governance.vocabulary import Level, Role
+from memories.models import Memory
+from memories.services.records import memory_pause
+from memories.services.subjects import session_opt_out, subject_set_paused
+from memories.write_selectors import existing_in_scope, write_facts
+
+
+def _facts(world, tenant, *, person="alice", subject="alice", session_id=""):
+    return write_facts(tenant_id=tenant.pk, person=person, subject=subject, session_id=session_id)
+
+
+def test_facts_are_one_query_with_the_newest_policy_version(world):
+    document = {**default_policy_document(), "pending_confirmation_ttl": 1234}
+    policy_version_create(tenant=world.demo, document=document, reason="shorter", actor="user:carol")
+    with CaptureQueriesContext(connection) as queries:
+        facts = _facts(world, world.demo)
+    assert len(queries) == 1
+    assert facts.policy.version == 2 and facts.policy.pending_confirmation_ttl == 1234
+    assert _facts(world, world.acme, person="erin", subject="erin").policy.version == 1
+
+
+def test_facts_name_the_role_only_within_the_tenant(world):
+    assert _facts(world, world.demo, person="carol", subject="carol").role == Role.TENANT_ADMIN
+    # erin is a member of acme, not of demo: in demo she has no role at all.
+    assert _facts(world, world.demo, person="erin", subject="erin").role is None
+    assert _facts(world, world.acme, person="erin", subject="erin").role == Role.MEMBER
+
+
+def test_pause_and_session_opt_out_are_per_tenant_and_subject(world):
+    subject_set_paused(tenant_id=world.demo.pk, user_id="alice", paused=True, actor="user:alice")
+    session_opt_out(tenant_id=world.demo.pk, user_id="bob", session_id="s-1", actor="user:bob")
+    assert _facts(world, world.demo).memory_paused is True
+    assert _facts(world, world.acme).memory_paused is False
+    assert _facts(world, world.demo, person="bob", subject="bob").memory_paused is False
+    assert _facts(world, world.demo, person="bob", subject="bob", session_id="s-1").session_opt_out is True
+    assert _facts(world, world.demo, person="bob", subject="bob", session_id="s-2").session_opt_out is False
+    assert _facts(world, world.acme, person="bob", subject="bob", session_id="s-1").session_opt_out is False
+
+
+def test_existing_holds_only_live_memories_of_exactly_this_scope(world, make_memory):
+    mine = make_memory(world.demo, "Alice likes tables", user_id="alice")
+    make_memory(world.demo, "Bob likes tables", user_id="bob")
+    make_memory(world.acme, "Acme alice likes tables", user_id="alice")
+    project = make_memory(world.demo, "Use pnpm", user_id="alice", level=Level.PROJECT, project="p1")
+    make_memory(world.demo, "Use yarn", user_id="alice", level=Level.PROJECT, project="p2")
+    paused = make_memory(world.demo, "Paused", user_id="alice")
+    memory_pause(memory=paused, actor="test")
+    expired = make_memory(world.demo, "Expired", user_id="alice")
+    Memory.objects.filter(pk=expired.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+
+    now = timezone.now()
+    user_scope = existing_in_scope(tenant_id=world.demo.pk, scope=Scope(Level.USER, user_id="alice"), now=now)
+    assert [(m.id, m.content) for m in user_scope] == [(str(mine.pk), "Alice likes tables")]
+    assert user_scope[0].fingerprint == mine.fingerprint
+    p1 = existing_in_scope(tenant_id=world.demo.pk, scope=Scope(Level.PROJECT, user_id="alice", project="p1"), now=now)
+    assert [m.id for m in p1] == [str(project.pk)]
+    acme = existing_in_scope(tenant_id=world.acme.pk, scope=Scope(Level.USER, user_id="alice"), now=now)
+    assert [m.content for m in acme] == ["Acme alice likes tables"]
