@@ -15,10 +15,29 @@ from functools import lru_cache
 
 from django.db import connections, models
 
+# Field types whose database value is the attribute itself when it holds a plain Python value
+# (what get_db_prep_save would return unchanged); any other value still goes through the field.
+_PLAIN_FIELDS = (models.CharField, models.TextField, models.IntegerField, models.FloatField, models.BooleanField)
+_NATIVE_TYPES = frozenset({str, int, float, bool, type(None)})
+_MISSING = object()
+
+
+def _is_plain(field: models.Field) -> bool:
+    if isinstance(field, models.ForeignKey):
+        return _is_plain(field.target_field) or isinstance(field.target_field, models.AutoField)
+    kind = type(field)
+    return (
+        isinstance(field, _PLAIN_FIELDS)
+        and kind.pre_save is models.Field.pre_save
+        and kind.get_db_prep_save is models.Field.get_db_prep_save
+    )
+
 
 @lru_cache(maxsize=256)
-def _insert_plan(model: type[models.Model], rows: int, vendor: str) -> tuple[str, tuple[models.Field, ...], bool]:
-    """The INSERT for ``rows`` rows of ``model``, its fields in order, and whether it returns ids."""
+def _insert_plan(
+    model: type[models.Model], rows: int, vendor: str
+) -> tuple[str, tuple[tuple[models.Field, str, bool], ...], bool]:
+    """The INSERT for ``rows`` rows of ``model``; its fields (with attname, plain?); whether it returns ids."""
     meta = model._meta
     auto_pk = isinstance(meta.pk, models.AutoField | models.BigAutoField | models.SmallAutoField)
     fields = tuple(field for field in meta.concrete_fields if not (auto_pk and field is meta.pk))
@@ -27,10 +46,9 @@ def _insert_plan(model: type[models.Model], rows: int, vendor: str) -> tuple[str
     row = "(" + ", ".join(["%s"] * len(fields)) + ")"
     # Identifiers come from the model's metadata, values are always parameters.
     sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES {', '.join([row] * rows)}"  # noqa: S608
-    returning = auto_pk
-    if returning:
+    if auto_pk:
         sql += f" RETURNING {quote(meta.pk.column)}"
-    return sql, fields, returning
+    return sql, tuple((field, field.attname, _is_plain(field)) for field in fields), auto_pk
 
 
 def insert_rows(instances: Sequence[models.Model], *, using: str = "default") -> None:
@@ -47,8 +65,12 @@ def insert_rows(instances: Sequence[models.Model], *, using: str = "default") ->
     sql, fields, returning = _insert_plan(model, len(instances), connection.vendor)
     params: list[object] = []
     for instance in instances:
-        for field in fields:
-            params.append(field.get_db_prep_save(field.pre_save(instance, True), connection))
+        values = instance.__dict__
+        for field, attname, plain in fields:
+            value = values.get(attname, _MISSING) if plain else _MISSING
+            if not plain or type(value) not in _NATIVE_TYPES:
+                value = field.get_db_prep_save(field.pre_save(instance, True), connection)
+            params.append(value)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         ids = cursor.fetchall() if returning else ()

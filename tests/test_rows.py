@@ -54,3 +54,31 @@ def test_fields_prepare_their_values_as_on_save(world):
 def test_it_refuses_a_mix_of_models(world):
     with pytest.raises(TypeError):
         insert_rows([AuditEvent(), Memory()])
+
+
+def test_every_column_matches_what_save_stores(world):
+    # The plain-value shortcut must store exactly what the ORM's save() stores, field by field.
+    def build(user_id: str) -> Memory:
+        memory = Memory(
+            tenant_id=world.demo.pk,
+            level="user",
+            user_id=user_id,
+            type="user_preference",
+            source_type="explicit_user_request",
+            fingerprint="f" * 64,
+            created_by="t",
+            confidence=0.75,
+            policy_version=3,
+            entity_types=["EMAIL"],
+        )
+        memory.content = "same"
+        return memory
+
+    saved, inserted = build("alice"), build("bob")
+    saved.save(force_insert=True)
+    with transaction.atomic():
+        insert_rows([inserted])
+    skip = {"id", "user_id", "content", "created_at", "updated_at"}
+    columns = [f.attname for f in Memory._meta.concrete_fields if f.attname not in skip]
+    rows = Memory.objects.filter(pk__in=[saved.pk, inserted.pk]).values(*columns)
+    assert len(rows) == 2 and rows[0] == rows[1]

@@ -77,7 +77,9 @@ class MemoryWriteApi(APIView):
             on_behalf_of=on_behalf_of,
             session_id=data.validated_data["session_id"],
         )
-        return Response(DecisionSerializer(decision_payload(result)).data)
+        # The payload is JSON-ready already; DecisionSerializer documents it (see extend_schema) without
+        # re-copying its fields on every request.
+        return Response(decision_payload(result))
 
 
 def _confirmation_for_caller(caller: Caller, confirmation_id: str) -> Confirmation:

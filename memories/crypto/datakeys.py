@@ -12,11 +12,15 @@ import hmac
 import os
 import threading
 import time
+from typing import TYPE_CHECKING
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 
 from memories.crypto.envelope import unwrap_key, wrap_key
 from memories.crypto.keyring import get_keyring
+
+if TYPE_CHECKING:
+    from memories.models import DataKey
 
 _CACHE_SECONDS = 30.0
 _cache_lock = threading.Lock()
@@ -37,6 +41,15 @@ def _unwrap(row) -> bytes:  # row: memories.models.DataKey
     )
 
 
+def _key_row(where: str, params: list[object]) -> DataKey | None:
+    """One DataKey row, read with a raw query: a cache miss happens on a write's hot path."""
+    from memories.models import DataKey
+
+    table = connection.ops.quote_name(DataKey._meta.db_table)
+    sql = f"SELECT * FROM {table} WHERE {where}"  # noqa: S608 — fixed clauses from this module; values are parameters
+    return next(iter(DataKey.objects.raw(sql, params)), None)
+
+
 def data_key_for(*, tenant_id: int, owner: str) -> tuple[int, bytes]:
     """The (id, key) that encrypts new values for this owner, creating the key on first use."""
     from memories.models import DataKey
@@ -45,7 +58,7 @@ def data_key_for(*, tenant_id: int, owner: str) -> tuple[int, bytes]:
     cached = _by_owner.get((tenant_id, owner))
     if cached and now - cached[0] < _CACHE_SECONDS:
         return cached[1], cached[2]
-    row = DataKey.objects.filter(tenant_id=tenant_id, owner=owner).first()
+    row = _key_row("tenant_id = %s AND owner = %s", [tenant_id, owner])
     if row is None:
         keyring = get_keyring()
         key = os.urandom(32)
@@ -77,13 +90,12 @@ def data_key_for(*, tenant_id: int, owner: str) -> tuple[int, bytes]:
 
 def data_key_by_id(key_id: int) -> bytes | None:
     """The key with this id, or None when it was destroyed (crypto-shredded)."""
-    from memories.models import DataKey
 
     now = time.monotonic()
     cached = _by_id.get(key_id)
     if cached and now - cached[0] < _CACHE_SECONDS:
         return cached[1]
-    row = DataKey.objects.filter(pk=key_id).first()
+    row = _key_row("id = %s", [key_id])
     if row is None:
         return None
     key = _unwrap(row)

@@ -19,6 +19,7 @@ from governance.models import AgentClient, Membership, TeamMembership
 from governance.pipeline import run_pipeline
 from governance.pipeline.base import Actor, Candidate, Decision, InvalidCandidate, Scope, WriteContext
 from governance.vocabulary import DecisionKind, Level, MemoryType, Role, Status
+from memories.crypto.datakeys import data_key_for
 from memories.fingerprints import content_fingerprint
 from memories.models import Confirmation, Memory
 from memories.services.records import NewMemory, memory_create, memory_update, touch_subject
@@ -103,6 +104,10 @@ def memory_write(
         existing=existing_in_scope(tenant_id=tenant_id, scope=scope, now=now),
     )
     decision = run_pipeline(ctx)
+    if decision.kind != DecisionKind.REJECT:
+        # Fetched (or created) before the transaction: inside one, a key is cached only on commit, so
+        # the record and its version would each read it from the database again.
+        data_key_for(tenant_id=tenant_id, owner=scope.user_id)
     with transaction.atomic():
         return _carry_out(
             tenant_id=tenant_id,
