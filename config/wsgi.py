@@ -1,3 +1,4 @@
+import gc
 import os
 
 from django.core.wsgi import get_wsgi_application
@@ -9,3 +10,7 @@ application = get_wsgi_application()
 from governance.recognizers import warm_up  # noqa: E402
 
 warm_up()
+
+# Everything loaded so far lives as long as the process: keep it out of the garbage collector's
+# full scans, which otherwise show up as millisecond pauses in request latency.
+gc.freeze()
