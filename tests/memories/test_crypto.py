@@ -10,6 +10,7 @@ import pytest
 from django.core.exceptions import FieldError, ImproperlyConfigured
 from django.core.management import call_command
 from django.db import connection
+from sqlite_bytes import sqlite_file_bytes
 
 from memories.crypto import DecryptionError
 from memories.crypto.datakeys import forget_cached_keys
@@ -133,7 +134,7 @@ def test_the_sqlite_file_holds_no_plaintext_content(world, make_memory):
 
     memory_update(memory=memory, actor="test", content="编辑后的内容：偏好深色主题", reason="用户说理由")
     path = Path(connection.settings_dict["NAME"])
-    blobs = b"".join(p.read_bytes() for p in [path, Path(f"{path}-wal")] if p.exists())
+    blobs = sqlite_file_bytes(path)
     for text in [*texts, "编辑后的内容：偏好深色主题", "用户说理由"]:
         assert text.encode() not in blobs
 

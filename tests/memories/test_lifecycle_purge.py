@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import time_machine
 from django.db import connection
+from sqlite_bytes import sqlite_file_bytes
 
 from audit.models import AuditEvent
 from audit.verify import verify_chain
@@ -141,9 +142,7 @@ def _raw_column(table: str, column: str, where: str, value: str) -> list[bytes]:
 
 
 def _database_bytes() -> bytes:
-    path = Path(connection.settings_dict["NAME"])
-    wal = path.with_name(path.name + "-wal")
-    return path.read_bytes() + (wal.read_bytes() if wal.exists() else b"")
+    return sqlite_file_bytes(Path(connection.settings_dict["NAME"]))
 
 
 @pytest.mark.skipif("connection.vendor != 'sqlite'", reason="reads the SQLite file itself")
