@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Protocol
+from functools import cached_property
+from typing import Any, Protocol
 
 from governance.vocabulary import DecisionKind, Level, MemoryType, Role, Sensitivity, SourceType
 
@@ -49,6 +50,14 @@ class Candidate:
     confidence: float = 1.0
     sensitivity: Sensitivity | None = None  # declared by the agent; only ever raised by detection
     expires_at: datetime | None = None  # requested; only ever shortens the policy's TTL
+
+    @cached_property
+    def aspects(self) -> Mapping[str, Any]:
+        """What the content says about each aspect (format, language, …): parsed once, read by the
+        classify and dedup stages (values are ``lexicons.conflict.AspectValues``)."""
+        from governance.pipeline.lexicons.conflict import aspects
+
+        return aspects(self.content)
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,9 @@ class ClassifyStage:
 
     def run(self, ctx: WriteContext) -> WriteContext:
         candidate = ctx.candidate
-        guess = infer_type(candidate.content, level=candidate.scope.level, source=candidate.source_type)
+        guess = infer_type(
+            candidate.content, level=candidate.scope.level, source=candidate.source_type, aspects=candidate.aspects
+        )
         notes = list(ctx.notes)
         if candidate.type is None:
             memory_type = guess.type

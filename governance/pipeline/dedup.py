@@ -62,7 +62,7 @@ class DedupStage:
         comparable = _COMPARABLE.get(ctx.type) if ctx.type else None
         if not comparable:
             return ctx
-        new = aspects(ctx.candidate.content)
+        new = ctx.candidate.aspects
         if not new:  # it names no aspect, so it can contradict nothing
             return ctx
         for memory in same_scope:

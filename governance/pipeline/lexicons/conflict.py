@@ -240,10 +240,15 @@ def aspects(text: str) -> dict[str, AspectValues]:
     return {name: AspectValues(frozenset(a), frozenset(n)) for name, (a, n) in found.items()}
 
 
-def has_style_aspect(text: str) -> bool:
-    """Whether ``text`` talks about a format, language or style aspect (a preference, not a fact)."""
-    style = {aspect.name for aspect in _ASPECTS if aspect.style}
-    return any(name in style for name in aspects(text))
+_STYLE_ASPECTS = frozenset(aspect.name for aspect in _ASPECTS if aspect.style)
+
+
+def has_style_aspect(text: str, found: Mapping[str, AspectValues] | None = None) -> bool:
+    """Whether ``text`` talks about a format, language or style aspect (a preference, not a fact).
+
+    ``found``: the text's :func:`aspects`, when the caller has them already.
+    """
+    return any(name in _STYLE_ASPECTS for name in (aspects(text) if found is None else found))
 
 
 def find_contradiction(candidate: str, existing: str) -> str | None:

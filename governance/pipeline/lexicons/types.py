@@ -5,9 +5,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from governance.pipeline.lexicons.conflict import has_style_aspect
+from governance.pipeline.lexicons.conflict import AspectValues, has_style_aspect
 from governance.pipeline.lexicons.text import compile_any, en, prepare, zh
 from governance.vocabulary import Level, MemoryType, SourceType
 
@@ -248,7 +249,9 @@ class TypeGuess:
         return self.cue not in {"source", "scope", "default"}
 
 
-def infer_type(text: str, *, level: Level, source: SourceType) -> TypeGuess:
+def infer_type(
+    text: str, *, level: Level, source: SourceType, aspects: Mapping[str, AspectValues] | None = None
+) -> TypeGuess:
     """The memory type ``text`` most likely is.
 
     Order, most specific first: the source (a task state machine emits task states, a tool emits
@@ -279,7 +282,7 @@ def infer_type(text: str, *, level: Level, source: SourceType) -> TypeGuess:
         return TypeGuess(MemoryType.TOOL_RESULT_REF, "tool_result_ref")
     if _TEMPORARY.search(prepared) and not _LASTING.search(prepared):
         return TypeGuess(MemoryType.TEMPORARY_CONTEXT, "temporary_context")
-    if has_style_aspect(text):
+    if has_style_aspect(text, aspects):
         return TypeGuess(MemoryType.USER_PREFERENCE, "style")
     if _CONSTRAINT.search(prepared):
         return TypeGuess(MemoryType.CONSTRAINT, "constraint")
