@@ -102,13 +102,14 @@ class _Picked:
 def _pick(ranked: list[Ranked], *, top_k: int, budget: int, language: str) -> list[_Picked]:
     """Best first, each memory that still fits the budget (rules and tags included), until top_k are taken."""
     used = rules_cost(language)
+    zone = timezone.get_current_timezone()
     opened: set[str] = set()
     picked: list[_Picked] = []
     for entry in ranked:
         if len(picked) >= top_k:
             break
         block = block_for(entry.candidate)
-        body = line_body(entry.candidate, language=language)
+        body = line_body(entry.candidate, language=language, zone=zone)
         cost = line_cost(body)
         extra = 0 if block in opened else tag_cost(block)
         if used + cost + extra > budget:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 from governance.vocabulary import Level, MemoryType, SourceType
 from memories.read.scope import ContextCandidate
@@ -77,8 +78,9 @@ def needs_relevance(candidate: ContextCandidate, *, team_named: bool) -> bool:
     return not (candidate.level == Level.TEAM and team_named)
 
 
-@dataclass(frozen=True)
-class Ranked:
+class Ranked(NamedTuple):
+    """A candidate with its score and the parts it was made of (a named tuple: one per candidate per read)."""
+
     candidate: ContextCandidate
     score: float
     relevance: float
@@ -98,13 +100,12 @@ def bm25_scores(terms: tuple[QueryTerm, ...], texts: list[str], *, k1: float, b:
     average_length = sum(length for _, length in counted) / count or 1.0
     norms = [k1 * (1 - b + b * length / average_length) for _, length in counted]
     scores = [0.0] * count
-    for index in range(len(terms)):
-        df = sum(1 for frequencies, _ in counted if frequencies[index])
+    for column in zip(*(frequencies for frequencies, _ in counted), strict=True):  # one term's count per text
+        df = count - column.count(0)
         if not df:
             continue
         idf = math.log(1 + (count - df + 0.5) / (df + 0.5))
-        for doc, (frequencies, _) in enumerate(counted):
-            frequency = frequencies[index]
+        for doc, frequency in enumerate(column):
             if frequency:
                 scores[doc] += idf * frequency * (k1 + 1) / (frequency + norms[doc])
     return scores
@@ -127,12 +128,13 @@ def rank_candidates(
     terms = query_terms(query) if query.strip() else ()
     raw = bm25_scores(terms, [c.content for c in candidates], k1=weights.k1, b=weights.b)
     best = max(raw, default=0.0)
+    half_life = weights.recency_half_life_days
     ranked = []
     for candidate, bm25 in zip(candidates, raw, strict=True):
         if terms and not bm25 and needs_relevance(candidate, team_named=team_named):
             continue
         relevance = bm25 / best if best > 0 else 0.0
-        recency = recency_score(candidate.updated_at, now=now, half_life_days=weights.recency_half_life_days)
+        recency = recency_score(candidate.updated_at, now=now, half_life_days=half_life)
         confidence = min(1.0, max(0.0, candidate.confidence))
         trust = SOURCE_TRUST.get(candidate.source_type, UNKNOWN_SOURCE_TRUST)
         score = (

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import tzinfo
 from functools import cache
 
 from django.utils import timezone
@@ -156,8 +157,11 @@ def memory_line(candidate: ContextCandidate, *, language: str, ref: str) -> str:
     return f"- [{ref}{line_body(candidate, language=language)}"
 
 
-def line_body(candidate: ContextCandidate, *, language: str) -> str:
-    """A memory's line after its ref: made once per read, priced, then rendered with the ref in front."""
+def line_body(candidate: ContextCandidate, *, language: str, zone: tzinfo | None = None) -> str:
+    """A memory's line after its ref: made once per read, priced, then rendered with the ref in front.
+
+    ``zone``: the current time zone, for the date (a caller making many lines looks it up once).
+    """
     fields = _FIELDS[language]
     label = ["", TYPE_LABELS[language].get(candidate.type, candidate.type)]
     notes = _SCOPE_NOTES[language]
@@ -169,10 +173,11 @@ def line_body(candidate: ContextCandidate, *, language: str) -> str:
         label.append(notes["project"].format(neutralize(candidate.project)))
     label.append(fields["source"] + SOURCE_LABELS[language].get(candidate.source_type, candidate.source_type))
     label.append(f"{fields['confidence']}{candidate.confidence:.2f}")
-    label.append(fields["updated"] + timezone.localtime(candidate.updated_at).date().isoformat())
+    label.append(fields["updated"] + timezone.localtime(candidate.updated_at, zone).date().isoformat())
     return f"{fields['sep'].join(label)}] {neutralize(candidate.content)}"
 
 
+@cache
 def tag_cost(block: str) -> int:
     """Tokens an opened and closed block costs, besides its lines."""
     return estimate_tokens(f"<{block}>\n</{block}>")

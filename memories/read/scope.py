@@ -25,14 +25,15 @@ filter with the ORM cost several times the query itself on every read.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from functools import cache
+from functools import cache, lru_cache
+from typing import NamedTuple
 from uuid import UUID
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 from governance.models import Membership, Team, TeamMembership
 from governance.vocabulary import Level, Status
@@ -87,9 +88,12 @@ class ScopeDecision:
     denied: str = ""  # a CrossScope reason code when there is no grant
 
 
-@dataclass(frozen=True)
-class ContextCandidate:
-    """A visible memory, decrypted, with what ranking and rendering need (and nothing else)."""
+class ContextCandidate(NamedTuple):
+    """A visible memory, decrypted, with what ranking and rendering need (and nothing else).
+
+    A named tuple rather than a frozen dataclass: a read builds one per visible memory (~100), and a
+    frozen dataclass's ``__init__`` (one ``object.__setattr__`` per field) cost more than decrypting.
+    """
 
     id: str
     level: str
@@ -174,21 +178,9 @@ def read_grant_for(*, caller: Caller, scope: ContextScope, types: tuple[str, ...
     )
 
 
-# Read as tuples, in this order (content last): ~100 model instances per read cost more than decrypting them.
-_COLUMNS = (
-    "id",
-    "level",
-    "team",
-    "project",
-    "session_id",
-    "task_id",
-    "type",
-    "source_type",
-    "source_message_id",
-    "confidence",
-    "sensitivity",
-    "updated_at",
-)
+# The candidate query selects ContextCandidate's fields, in its order: a row becomes a candidate once its
+# id is in canonical form, its content opened and its date made aware.
+_ID, _CONTENT_AT, _UPDATED_AT = (ContextCandidate._fields.index(name) for name in ("id", "content", "updated_at"))
 
 
 @cache
@@ -200,36 +192,31 @@ def _column(name: str) -> str:
     return _quoted(connection.vendor, name)
 
 
-def _in(values: Iterable[str]) -> tuple[str, list[str]]:
-    items = list(values)
-    return ", ".join(["%s"] * len(items)), items
+def _marks(count: int) -> str:
+    return ", ".join(["%s"] * count)
 
 
-def _candidate_sql(grant: ReadGrant, *, now: datetime, limit: int) -> tuple[str, list[object]]:
-    """The candidate query, written out: the ORM spent ~4× the query's own time building this filter.
+@lru_cache(maxsize=256)
+def _candidate_statement(
+    vendor: str, *, project: bool, session: bool, task: bool, teams: int, types: int | None, levels: int | None
+) -> str:
+    """The candidate query for one shape of grant, written out and kept: building it cost more than running it.
 
-    It reads as the rules in this module's docstring; every value is a bound parameter.
+    It reads as the rules in this module's docstring; ``_candidate_params`` gives the values in the
+    order of the placeholders (``types``/``levels``: how many are allowed, None for no restriction).
     """
     c = _column
     own = [f"({c('level')} = %s AND {c('project')} = '')"]
-    own_params: list[object] = [Level.USER.value]
     shared = [f"{c('level')} = %s"]
-    shared_params: list[object] = [Level.TENANT.value]
-    if grant.project:
+    if project:
         own.append(f"({c('level')} IN (%s, %s) AND {c('project')} = %s)")
-        own_params += [Level.USER.value, Level.PROJECT.value, grant.project]
         shared.append(f"({c('level')} = %s AND {c('project')} = %s)")
-        shared_params += [Level.PROJECT.value, grant.project]
-    if grant.session_id:
+    if session:
         own.append(f"({c('level')} = %s AND {c('session_id')} = %s)")
-        own_params += [Level.SESSION.value, grant.session_id]
-    if grant.task_id:
+    if task:
         own.append(f"({c('level')} = %s AND {c('task_id')} = %s)")
-        own_params += [Level.TASK.value, grant.task_id]
-    if grant.teams:
-        marks, teams = _in(grant.teams)
-        shared.append(f"({c('level')} = %s AND {c('team')} IN ({marks}))")
-        shared_params += [Level.TEAM.value, *teams]
+    if teams:
+        shared.append(f"({c('level')} = %s AND {c('team')} IN ({_marks(teams)}))")
     where = [
         f"{c('tenant')} = %s",
         f"{c('status')} = %s",
@@ -237,52 +224,63 @@ def _candidate_sql(grant: ReadGrant, *, now: datetime, limit: int) -> tuple[str,
         f"({c('expires_at')} IS NULL OR {c('expires_at')} > %s)",
         f"(({c('user_id')} = %s AND ({' OR '.join(own)})) OR ({c('user_id')} = '' AND ({' OR '.join(shared)})))",
     ]
+    for name, allowed in (("type", types), ("level", levels)):
+        if allowed is not None:  # an empty allowance matches nothing
+            where.append(f"{c(name)} IN ({_marks(allowed)})" if allowed else "1 = 0")
+    select = ", ".join(c(name) for name in ContextCandidate._fields)
+    # Only quoted column names from the model's _meta and %s placeholders are interpolated.
+    table = connection.ops.quote_name(Memory._meta.db_table)
+    return (
+        f"SELECT {select} FROM {table} WHERE {' AND '.join(where)}"  # noqa: S608
+        f" ORDER BY {c('updated_at')} DESC, {c('id')} DESC LIMIT %s"
+    )
+
+
+def _candidate_params(grant: ReadGrant, *, now: datetime, limit: int, db: BaseDatabaseWrapper) -> list[object]:
+    """The values of ``_candidate_statement``'s placeholders, in their order."""
+    user, project, session, task = Level.USER.value, Level.PROJECT.value, Level.SESSION.value, Level.TASK.value
     params: list[object] = [
         grant.tenant_id,
         Status.ACTIVE.value,
         grant.user_id,
-        connection.ops.adapt_datetimefield_value(now),
+        db.ops.adapt_datetimefield_value(now),
         grant.user_id,
-        *own_params,
-        *shared_params,
+        user,
     ]
-    for name, allowed in (("type", grant.types), ("level", grant.levels)):
+    if grant.project:
+        params += [user, project, grant.project]
+    if grant.session_id:
+        params += [session, grant.session_id]
+    if grant.task_id:
+        params += [task, grant.task_id]
+    params.append(Level.TENANT.value)
+    if grant.project:
+        params += [project, grant.project]
+    if grant.teams:
+        params += [Level.TEAM.value, *grant.teams]
+    for allowed in (grant.types, grant.levels):
         if allowed is not None:
-            marks, values = _in(sorted(allowed))
-            where.append(f"{c(name)} IN ({marks})")
-            params += values
-    select = ", ".join(c(name) for name in (*_COLUMNS, "content"))
-    # Only quoted column names from the model's _meta and %s placeholders are interpolated.
-    table = connection.ops.quote_name(Memory._meta.db_table)
-    sql = (
-        f"SELECT {select} FROM {table} WHERE {' AND '.join(where)}"  # noqa: S608
-        f" ORDER BY {c('updated_at')} DESC, {c('id')} DESC LIMIT %s"
+            params += sorted(allowed)
+    params.append(limit)
+    return params
+
+
+def _candidate_sql(grant: ReadGrant, *, now: datetime, limit: int, db: BaseDatabaseWrapper) -> tuple[str, list[object]]:
+    """The candidate query for this grant and its parameters; every value is a bound parameter."""
+    sql = _candidate_statement(
+        db.vendor,
+        project=bool(grant.project),
+        session=bool(grant.session_id),
+        task=bool(grant.task_id),
+        teams=len(grant.teams),
+        types=None if grant.types is None else len(grant.types),
+        levels=None if grant.levels is None else len(grant.levels),
     )
-    return sql, [*params, limit]
+    return sql, _candidate_params(grant, now=now, limit=limit, db=db)
 
 
 _AAD_MODEL = Memory._meta.label_lower
 _CONTENT = Memory._meta.get_field("content").attname
-
-
-def _open(*, tenant_id: int, memory_id: str, blob: bytes, keys: dict[int, bytes | None]) -> str | None:
-    """The content of one row, as the field's descriptor would open it; None if its key was destroyed.
-
-    Rows are read as tuples (building ~100 model instances per read costs more than decrypting them);
-    the associated data is the field's own, so a blob moved between rows still fails to open. ``keys``
-    holds the data keys met in this read (a subject's rows share one).
-    """
-    try:
-        key_id = key_id_of(blob)
-        if key_id not in keys:
-            keys[key_id] = data_key_by_id(key_id)
-        key = keys[key_id]
-        if key is None:
-            return None
-        aad = associated_data(model=_AAD_MODEL, tenant_id=tenant_id, record_id=memory_id, field=_CONTENT)
-        return open_sealed(blob, key=key, aad=aad)
-    except DecryptionError:
-        return None
 
 
 def _uuid_text(value: object) -> str:
@@ -297,49 +295,38 @@ def _uuid_text(value: object) -> str:
 def memory_context_candidates(
     *, grant: ReadGrant, now: datetime, limit: int = CANDIDATE_LIMIT
 ) -> list[ContextCandidate]:
-    """The memories this grant may see, newest first, decrypted. Unreadable rows (key destroyed) are skipped."""
-    sql, params = _candidate_sql(grant, now=now, limit=limit)
-    with connection.cursor() as cursor:
+    """The memories this grant may see, newest first, decrypted. Unreadable rows (key destroyed) are skipped.
+
+    Rows are read as tuples and opened here as the field's descriptor would open them (building ~100
+    model instances per read costs more than decrypting them): the associated data is the field's own,
+    so a blob moved between rows still fails to open. A subject's rows share one data key, fetched once.
+    """
+    db = connections[DEFAULT_DB_ALIAS]  # once: each access through the ``connection`` proxy costs microseconds
+    sql, params = _candidate_sql(grant, now=now, limit=limit, db=db)
+    with db.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    # SQLite hands back naive datetimes in the connection's zone (Django's converters would attach it).
-    zone = connection.timezone
+    # SQLite hands back naive datetimes in the connection's zone (Django's converters would attach it);
+    # combine() is replace(tzinfo=zone) at a quarter of the cost.
+    zone = db.timezone
+    tenant_id = grant.tenant_id
     keys: dict[int, bytes | None] = {}
     candidates = []
-    for (
-        raw_id,
-        level,
-        team,
-        project,
-        session_id,
-        task_id,
-        type_,
-        source,
-        message,
-        confidence,
-        sensitivity,
-        at,
-        blob,
-    ) in rows:
-        memory_id = _uuid_text(raw_id)
-        content = _open(tenant_id=grant.tenant_id, memory_id=memory_id, blob=bytes(blob), keys=keys)
-        if content is None:
+    for row in rows:
+        values = list(row)
+        memory_id = values[_ID] = _uuid_text(row[_ID])
+        blob = bytes(row[_CONTENT_AT])
+        try:
+            key_id = key_id_of(blob)
+            key = keys[key_id] if key_id in keys else keys.setdefault(key_id, data_key_by_id(key_id))
+            if key is None:  # destroyed: the subject was erased
+                continue
+            aad = associated_data(model=_AAD_MODEL, tenant_id=tenant_id, record_id=memory_id, field=_CONTENT)
+            values[_CONTENT_AT] = open_sealed(blob, key=key, aad=aad)
+        except DecryptionError:
             continue
-        candidates.append(
-            ContextCandidate(
-                id=memory_id,
-                level=level,
-                type=type_,
-                content=content,
-                source_type=source,
-                source_message_id=message,
-                confidence=confidence,
-                sensitivity=sensitivity,
-                team=team,
-                project=project,
-                session_id=session_id,
-                task_id=task_id,
-                updated_at=at if at.tzinfo is not None else at.replace(tzinfo=zone),
-            )
-        )
+        at = row[_UPDATED_AT]
+        if at.tzinfo is None:
+            values[_UPDATED_AT] = datetime.combine(at.date(), at.time(), zone)
+        candidates.append(ContextCandidate._make(values))
     return candidates

@@ -30,6 +30,10 @@ CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
 CJK_CHAR = re.compile(f"[{CJK_CHARS}]")
 # A word in any other script: letters and digits, not underscores, not CJK.
 LATIN_WORD = re.compile(rf"[^\W_{CJK_CHARS}]+")
+# The same on lower-cased ASCII text (most English memories), where the plain range scans ~3× faster.
+_ASCII_WORD = re.compile(r"[a-z0-9]+")
+# One pass for a text's length: a LATIN_WORD match yields "", a CJK run yields itself.
+_WORD_OR_CJK_RUN = re.compile(rf"[^\W_{CJK_CHARS}]+|([{CJK_CHARS}]+)")
 # An average jieba word is 1.5–1.7 characters; used to put Chinese text lengths on the word scale.
 CJK_CHARS_PER_WORD = 1.6
 
@@ -139,27 +143,47 @@ class QueryMatcher:
     by_stem: dict[str, int]  # stem → index of its term
     cjk: tuple[tuple[int, str], ...]  # (index, term)
     stems: dict[str, str]
+    # Found in every text holding a word that stems to a Latin term (see ``stem_probe``): a text without
+    # any is not walked word by word. None when the query has no Latin term.
+    latin_probe: re.Pattern[str] | None = None
 
     def frequencies(self, text: str) -> tuple[list[int], float]:
         """Each term's count in ``text``, and the text's length in words (CJK characters / 1.6)."""
         lowered = text.lower()
-        words = LATIN_WORD.findall(lowered)
+        ascii_text = lowered.isascii()
+        if ascii_text:
+            words = _ASCII_WORD.findall(lowered)
+            length, cjk_chars = len(words), 0
+        else:
+            runs = _WORD_OR_CJK_RUN.findall(lowered)
+            length, cjk_chars = runs.count(""), sum(map(len, runs))
         counts = [0] * len(self.terms)
-        if self.by_stem:
+        if self.latin_probe is not None and self.latin_probe.search(lowered):
             stems = self.stems
-            for word in words:
+            for word in words if ascii_text else LATIN_WORD.findall(lowered):
                 stemmed = stems.get(word)
                 if stemmed is None:
                     stemmed = stems[word] = stem(word)
                 index = self.by_stem.get(stemmed)
                 if index is not None:
                     counts[index] += 1
-        for index, term in self.cjk:
-            counts[index] = lowered.count(term)
-        return counts, len(words) + len(CJK_CHAR.findall(lowered)) / CJK_CHARS_PER_WORD
+        if cjk_chars:
+            for index, term in self.cjk:
+                counts[index] = lowered.count(term)
+        return counts, length + cjk_chars / CJK_CHARS_PER_WORD
+
+
+def stem_probe(term: str) -> str:
+    """A substring of every word whose ``stem`` is ``term``.
+
+    ``stem`` only cuts a word's ending, except that -ies becomes -y: the stem is a prefix of the word,
+    or all of it but its last letter is.
+    """
+    return term[:-1] if term.endswith("y") else term
 
 
 def query_matcher(terms: tuple[QueryTerm, ...]) -> QueryMatcher:
     by_stem = {term.text: index for index, term in enumerate(terms) if not term.cjk}
     cjk = tuple((index, term.text) for index, term in enumerate(terms) if term.cjk)
-    return QueryMatcher(terms=terms, by_stem=by_stem, cjk=cjk, stems={})
+    probe = re.compile("|".join(re.escape(stem_probe(text)) for text in by_stem)) if by_stem else None
+    return QueryMatcher(terms=terms, by_stem=by_stem, cjk=cjk, stems={}, latin_probe=probe)

@@ -17,6 +17,7 @@ from memories.models import DataKey, Memory
 from memories.read.scope import (
     ContextScope,
     CrossScope,
+    ReadGrant,
     memory_context_candidates,
     read_grant_for,
 )
@@ -230,3 +231,24 @@ def test_candidates_carry_what_ranking_needs(world, make_memory):
 def test_an_empty_subject_is_refused_rather_than_matching_shared_rows(world):
     with pytest.raises(ValueError):
         read_grant_for(caller=agent(world), scope=ContextScope(user_id=""))
+
+
+def test_grants_of_the_same_shape_each_get_their_own_rows(world, make_memory):
+    """The candidate query is built once per shape of grant and reused: only the bound values differ."""
+    make_memory(world.demo, "alice docs", user_id="alice", project="docs")
+    make_memory(world.demo, "alice wiki", user_id="alice", project="wiki")
+    make_memory(world.demo, "bob docs", user_id="bob", project="docs")
+    make_memory(world.acme, "acme alice docs", user_id="alice", project="docs")
+    make_memory(world.demo, "docs rule", level=Level.PROJECT, project="docs", type="project_rule")
+    assert visible(agent(world), user_id="alice", project="docs") == ["alice docs", "docs rule"]
+    assert visible(agent(world), user_id="alice", project="wiki") == ["alice wiki"]
+    assert visible(agent(world), user_id="bob", project="docs") == ["bob docs", "docs rule"]
+    assert visible(agent(world, "acme"), user_id="alice", project="docs") == ["acme alice docs"]
+
+
+def test_an_empty_allowance_matches_nothing(world, make_memory):
+    make_memory(world.demo, "pref", user_id="alice")
+    make_memory(world.demo, "rule", level=Level.TENANT, type="organization_rule")
+    for allowance in ({"types": frozenset()}, {"levels": frozenset()}):
+        grant = ReadGrant(tenant_id=world.demo.pk, user_id="alice", **allowance)
+        assert memory_context_candidates(grant=grant, now=timezone.now()) == []

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import math
+import random
+import re
+
 import pytest
 
+from memories.read.segment import CJK_CHARS
 from memories.read.tokens import estimate_tokens
 
 
@@ -44,3 +49,25 @@ def test_longer_text_never_costs_less():
     text = "Prefers short answers, 用中文回答, 123456"
     costs = [estimate_tokens(text[:end]) for end in range(len(text) + 1)]
     assert costs == sorted(costs)
+
+
+def _by_the_rules(text: str) -> int:
+    """The rules in the module docstring, one pass per kind of piece (the estimate counts them in fewer)."""
+    cjk = len(re.findall(f"[{CJK_CHARS}]", text))
+    digits = sum(-(-len(run) // 3) for run in re.findall(r"\d+", text))
+    words = sum(-(-len(word) // 6) for word in re.findall(rf"[^\W\d_{CJK_CHARS}]+", text))
+    others = len(re.findall(rf"[^\w\s{CJK_CHARS}]|_", text))
+    return math.ceil(cjk * 1.25) + digits + words + others
+
+
+def test_the_estimate_follows_the_rules_for_any_text():
+    alphabet = (
+        "abcXYZ019_ -\t\n\r\x0b\x0c\x1c\x85\xa0.,;<>[]|｜：。，‹›＜＞²³½٣०Ⅳéßİ\u0301\u200b\u2028\u3000"
+        "\u3040\u3099\u309b\u30a0\u30fb\u30ff\u3400\u4e00\u9fff\uf900中文回答간😀\U00020000"
+    )
+    pieces = ["a" * 13, "1" * 7, "é" * 7, "中" * 5, "x9y", "ab12cd345ef"]
+    rng = random.Random(4)
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        text += " ".join(rng.choice(pieces) for _ in range(rng.randint(0, 3)))
+        assert estimate_tokens(text) == _by_the_rules(text), repr(text)
