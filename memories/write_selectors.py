@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 
 from django.db import connection
 
@@ -71,9 +72,9 @@ def write_facts(*, tenant_id: int, person: str, subject: str, session_id: str) -
 
 
 def existing_in_scope(*, tenant_id: int, scope: Scope, now: datetime) -> tuple[ExistingMemory, ...]:
-    """The active, unexpired memories of exactly this scope, newest first, decrypted for comparison."""
+    """The active, unexpired memories of exactly this scope, newest first; each decrypts on first use."""
     sql = (
-        f"SELECT id, type, content, fingerprint, source_type, confidence FROM {_table(Memory)}"  # noqa: S608
+        f"SELECT id, type, content, fingerprint, source_type, confidence, version FROM {_table(Memory)}"  # noqa: S608
         " WHERE tenant_id = %s AND user_id = %s AND level = %s AND status = %s"
         " AND (expires_at IS NULL OR expires_at > %s)"
     )
@@ -94,17 +95,19 @@ def existing_in_scope(*, tenant_id: int, scope: Scope, now: datetime) -> tuple[E
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     found = []
-    for memory_id, type_name, blob, fingerprint, source_type, confidence in rows:
+    for memory_id, type_name, blob, fingerprint, source_type, confidence, version in rows:
         record_id = str(uuid.UUID(str(memory_id)))
+        opener = partial(decrypt_column, Memory, "content", tenant_id=tenant_id, record_id=record_id, blob=bytes(blob))
         found.append(
             ExistingMemory(
                 id=record_id,
                 type=MemoryType(type_name),
-                content=decrypt_column(Memory, "content", tenant_id=tenant_id, record_id=record_id, blob=bytes(blob)),
+                load_content=opener,
                 fingerprint=fingerprint,
                 source_type=SourceType(source_type),
                 confidence=confidence,
                 scope=scope,
+                version=version,
             )
         )
     return tuple(found)

@@ -9,7 +9,7 @@ of the same subject and scope, already decrypted by the caller).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
@@ -62,15 +62,25 @@ class Candidate:
 
 @dataclass(frozen=True)
 class ExistingMemory:
-    """An active memory of the same subject and scope, decrypted by the caller for comparison."""
+    """An active memory of the same subject and scope, as the caller loaded it for comparison.
+
+    Its text is opened on first use (``load_content``, e.g. a decryption): most writes compare
+    fingerprints only, and a contradiction check can usually reuse what it parsed of this very
+    version before, so most writes never decrypt the memories of their scope.
+    """
 
     id: str
     type: MemoryType
-    content: str
     fingerprint: str
     source_type: SourceType
     confidence: float
     scope: Scope
+    load_content: Callable[[], str] = field(repr=False, compare=False)
+    version: int = 1  # (id, version) names one immutable text
+
+    @cached_property
+    def content(self) -> str:
+        return self.load_content()
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,6 @@ fingerprints are the keyed HMAC of :func:`normalize.normalize_content`. Only tho
 
 from __future__ import annotations
 
-import hashlib
 from collections import OrderedDict
 from threading import Lock
 
@@ -74,16 +73,17 @@ class DedupStage:
         return ctx
 
 
-# The aspects of stored memories, by a digest of their text: a write compares its candidate with every
-# memory of the scope, and parsing each of them again on every write made a write's cost grow with
-# the size of the scope. Only the digest, aspect names and value codes are kept, never text.
+# The aspects of stored memories, by (memory id, version, fingerprint), which names one immutable text.
+# A write compares its candidate with every memory of the scope; decrypting and parsing each of them
+# again on every write made a write's cost grow with the size of the scope. The cache holds ids, aspect
+# names and value codes, never text.
 _ASPECT_CACHE_SIZE = 50_000
-_aspect_cache: OrderedDict[bytes, dict[str, AspectValues]] = OrderedDict()
+_aspect_cache: OrderedDict[tuple[str, int, str], dict[str, AspectValues]] = OrderedDict()
 _aspect_lock = Lock()
 
 
 def _aspects_of(memory: ExistingMemory) -> dict[str, AspectValues]:
-    key = hashlib.blake2b(memory.content.encode(), digest_size=16).digest()
+    key = (memory.id, memory.version, memory.fingerprint)
     with _aspect_lock:
         found = _aspect_cache.get(key)
         if found is not None:

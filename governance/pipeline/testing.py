@@ -63,15 +63,17 @@ def make_existing(
     scope: Scope | None = None,
     source_type: SourceType | str = SourceType.EXPLICIT_USER_REQUEST,
     confidence: float = 1.0,
+    version: int = 1,
 ) -> ExistingMemory:
     return ExistingMemory(
         id=id,
         type=MemoryType(type),
-        content=content,
+        load_content=lambda: content,
         fingerprint=normalize_content(content),
         source_type=SourceType(source_type),
         confidence=confidence,
         scope=scope or make_scope(level),
+        version=version,
     )
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from governance.pipeline.base import WriteContext
+from governance.pipeline.base import ExistingMemory, WriteContext
 from governance.pipeline.dedup import DedupStage
 from governance.pipeline.lexicons.conflict import find_contradiction
 from governance.pipeline.testing import make_context, make_existing, make_scope
@@ -159,9 +161,29 @@ def test_the_detector_leaves_compatible_memories_alone(new: str, old: str) -> No
 
 
 def test_a_memory_edited_under_the_same_id_is_compared_by_its_new_text() -> None:
-    # The stage caches each stored memory's parsed aspects; the cache must follow the text, not the id.
+    # The stage caches each stored memory's parsed aspects by (id, version); an edit is a new version.
     new = "I prefer long, detailed answers."
     first = stage.run(provisional(new, make_existing("I prefer short answers.", id="m-9")))
     assert first.conflict_with == "m-9"
-    second = stage.run(provisional(new, make_existing("I prefer long answers.", id="m-9")))
+    second = stage.run(provisional(new, make_existing("I prefer long answers.", id="m-9", version=2)))
     assert second.conflict_with is None
+
+
+def _unopenable(memory: ExistingMemory) -> ExistingMemory:
+    def refuse() -> str:
+        raise AssertionError("the stage opened a memory it did not need")
+
+    return replace(memory, load_content=refuse)
+
+
+def test_a_duplicate_is_found_without_opening_any_memory() -> None:
+    existing = _unopenable(make_existing("Prefers tables in answers", id="m-10"))
+    out = stage.run(provisional("prefers tables in answers!", existing))
+    assert out.duplicate_of == "m-10"
+
+
+def test_a_memory_already_parsed_is_not_opened_again() -> None:
+    old = make_existing("I prefer short answers.", id="m-11")
+    assert stage.run(provisional("I prefer long, detailed answers.", old)).conflict_with == "m-11"
+    again = stage.run(provisional("I want very detailed answers.", _unopenable(old)))
+    assert again.conflict_with == "m-11"
