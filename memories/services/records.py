@@ -47,6 +47,7 @@ class NewMemory:
     reason: str = ""
     policy_version: int = 0
     conflict_with: str | None = None
+    fingerprint: str = ""  # content_fingerprint of content, when the caller has it already
 
 
 def touch_subject(*, tenant_id: int, user_id: str) -> None:
@@ -118,7 +119,7 @@ def memory_create(
         session_id=scope.session_id,
         task_id=scope.task_id,
         type=new.type,
-        fingerprint=content_fingerprint(tenant_id=tenant_id, content=new.content),
+        fingerprint=new.fingerprint or content_fingerprint(tenant_id=tenant_id, content=new.content),
         source_type=new.source_type,
         source_message_id=new.source_message_id,
         confidence=new.confidence,

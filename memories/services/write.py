@@ -117,6 +117,7 @@ def memory_write(
             agent=agent,
             proposer=_person_label(tenant_id=tenant_id, subject_id=on_behalf_of) or actor_label,
             pending_ttl=facts.policy.pending_confirmation_ttl,
+            fingerprint=ctx.fingerprint,
         )
 
 
@@ -159,6 +160,7 @@ def _carry_out(
     agent: AgentClient | None,
     proposer: str,
     pending_ttl: int,
+    fingerprint: str,
 ) -> WriteResult:
     common = {
         "tenant_id": tenant_id,
@@ -185,6 +187,7 @@ def _carry_out(
         agent=agent,
         proposer=proposer,
         pending_ttl=pending_ttl,
+        fingerprint=fingerprint,
     )
     memory_id = result.memory.pk if result.memory else None
     events.append(_decision_event(event=Event.MEMORY_WRITE_REQUESTED, memory_id=memory_id, **common))
@@ -214,6 +217,7 @@ def _store(
     agent: AgentClient | None,
     proposer: str,
     pending_ttl: int,
+    fingerprint: str,
 ) -> WriteResult:
     if decision.kind == DecisionKind.REJECT:
         return WriteResult(decision)
@@ -257,6 +261,7 @@ def _store(
             reason=decision.reason,
             policy_version=decision.policy_version,
             conflict_with=decision.conflict_with,
+            fingerprint=fingerprint,
         ),
         actor=actor_label,
         agent=agent,
