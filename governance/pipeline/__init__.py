@@ -14,6 +14,8 @@ from governance.pipeline.confirmation import ConfirmationStage
 from governance.pipeline.consent import ConsentStage
 from governance.pipeline.dedup import DedupStage
 from governance.pipeline.guard import GuardStage
+from governance.pipeline.lexicons.prefilter import scanning
+from governance.pipeline.lexicons.text import prepare
 from governance.pipeline.retention import RetentionStage
 from governance.pipeline.sensitivity import SensitivityStage
 from governance.pipeline.validate import ValidateStage
@@ -33,8 +35,10 @@ WRITE_PIPELINE: tuple[Stage, ...] = (
 def run_pipeline(ctx: WriteContext, stages: tuple[Stage, ...] = WRITE_PIPELINE) -> Decision:
     """Run ``stages`` over ``ctx`` and return the decision. :class:`InvalidCandidate` propagates."""
     try:
-        for stage in stages:
-            ctx = stage.run(ctx)
+        # The lexicon stages scan the same text many times; one pass finds which of their words occur.
+        with scanning(prepare(ctx.candidate.content)):
+            for stage in stages:
+                ctx = stage.run(ctx)
     except Stop as stop:
         return stop.decision
     if ctx.provisional is None:

@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from governance.pipeline.lexicons.prefilter import Lexicon
 from governance.pipeline.lexicons.text import NEGATOR, PHRASE_BREAK, alt, compile_any, en, prepare, sentences, zh
 
 _ANSWER_WORDS = alt(
@@ -32,9 +33,9 @@ _PREFERENCE_VERBS = alt(
 @dataclass(frozen=True)
 class _Aspect:
     name: str
-    values: tuple[tuple[str, re.Pattern[str]], ...]
-    context: re.Pattern[str] | None  # must occur in the sentence
-    exclude: re.Pattern[str] | None = None  # must not occur in the phrase (the other aspect owns it)
+    values: tuple[tuple[str, Lexicon], ...]
+    context: Lexicon | None  # must occur in the sentence
+    exclude: Lexicon | None = None  # must not occur in the phrase (the other aspect owns it)
     style: bool = True  # a format/language/style aspect: content naming one is a preference
 
 
@@ -43,8 +44,8 @@ def _code(upper: str) -> str:
     return rf"(?-i:(?<![A-Za-z0-9_]){upper}(?![A-Za-z0-9_]))"
 
 
-def _values(**patterns: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
-    return tuple((name, re.compile(pattern, re.IGNORECASE)) for name, pattern in patterns.items())
+def _values(**patterns: str) -> tuple[tuple[str, Lexicon], ...]:
+    return tuple((name, Lexicon(re.compile(pattern, re.IGNORECASE))) for name, pattern in patterns.items())
 
 
 _LANGUAGES = _values(

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from governance.pipeline.lexicons.prefilter import Lexicon
+
 _QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "＂": '"'})
 
 # A sentence ends at CJK end punctuation, or at ASCII punctuation followed by a space, the end, or a
@@ -52,8 +54,9 @@ def near(first: str, second: str, gap: int = 30, *, within: str = PHRASE_BREAK) 
     return rf"{alt(first)}(?:(?!{within}).){{0,{gap}}}?{alt(second)}"
 
 
-def compile_any(*patterns: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
-    return re.compile(alt(*patterns), flags)
+def compile_any(*patterns: str, flags: int = re.IGNORECASE) -> Lexicon:
+    """The alternation of ``patterns``, compiled behind its required-literal prefilter."""
+    return Lexicon(re.compile(alt(*patterns), flags))
 
 
 def sentences(text: str) -> list[str]:
