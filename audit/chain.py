@@ -33,17 +33,15 @@ CHAINED_FIELDS = (
 )
 
 
-def _normalize(name: str, value: Any) -> Any:
-    if name == "created_at" and isinstance(value, datetime):
-        return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    if name == "memory_id" and value is not None:
-        return str(value)
-    return value
-
-
 def normalized(fields: dict[str, Any]) -> dict[str, Any]:
     """The chained fields as JSON-ready values, exactly as the hash sees them (exports write these)."""
-    return {name: _normalize(name, fields.get(name)) for name in CHAINED_FIELDS}
+    values = {name: fields.get(name) for name in CHAINED_FIELDS}
+    created_at = values["created_at"]
+    if isinstance(created_at, datetime):
+        values["created_at"] = created_at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    if values["memory_id"] is not None:
+        values["memory_id"] = str(values["memory_id"])
+    return values
 
 
 def canonical(fields: dict[str, Any]) -> bytes:

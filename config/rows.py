@@ -10,34 +10,97 @@ overrides, so use it only for new rows of models whose ``save()`` adds nothing t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import datetime
 from functools import lru_cache
+from uuid import UUID
 
 from django.db import connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 # Field types whose database value is the attribute itself when it holds a plain Python value
 # (what get_db_prep_save would return unchanged); any other value still goes through the field.
 _PLAIN_FIELDS = (models.CharField, models.TextField, models.IntegerField, models.FloatField, models.BooleanField)
 _NATIVE_TYPES = frozenset({str, int, float, bool, type(None)})
+_JSON_TYPES = frozenset({dict, list, str, int, float, bool})
 _MISSING = object()
 
+# A converter turns an instance's attribute into the database value, or returns _MISSING when the
+# value isn't one it knows; the field's own pre_save/get_db_prep_save then handles it.
+Converter = Callable[[object, BaseDatabaseWrapper], object]
 
-def _is_plain(field: models.Field) -> bool:
-    if isinstance(field, models.ForeignKey):
-        return _is_plain(field.target_field) or isinstance(field.target_field, models.AutoField)
+
+def _standard(field: models.Field, base: type[models.Field]) -> bool:
+    """The field prepares values exactly as ``base`` does (no subclass overrides on the way)."""
     kind = type(field)
     return (
+        isinstance(field, base)
+        and kind.pre_save is base.pre_save
+        and kind.get_db_prep_save is base.get_db_prep_save
+        and kind.get_db_prep_value is base.get_db_prep_value
+        and kind.get_prep_value is base.get_prep_value
+    )
+
+
+def _plain(value: object, connection: BaseDatabaseWrapper) -> object:
+    return value if type(value) in _NATIVE_TYPES else _MISSING
+
+
+def _uuid(value: object, connection: BaseDatabaseWrapper) -> object:
+    if value is None:
+        return None
+    if type(value) is not UUID:
+        return _MISSING
+    return value if connection.features.has_native_uuid_field else value.hex
+
+
+def _aware_datetime(value: object, connection: BaseDatabaseWrapper) -> object:
+    if value is None:
+        return None
+    if type(value) is not datetime or value.utcoffset() is None:
+        return _MISSING  # naive datetimes take the field's path (and its warning)
+    return connection.ops.adapt_datetimefield_value(value)
+
+
+def _json(field: models.JSONField) -> Converter:
+    def convert(value: object, connection: BaseDatabaseWrapper) -> object:
+        if value is None:
+            return None
+        if type(value) not in _JSON_TYPES:
+            return _MISSING
+        return connection.ops.adapt_json_value(value, field.encoder)
+
+    return convert
+
+
+def _converter(field: models.Field) -> Converter | None:
+    """A shortcut for the field's common values, or None when every value must go through the field."""
+    if isinstance(field, models.ForeignKey):
+        target = field.target_field
+        if isinstance(target, models.AutoField) or _converter(target) is _plain:
+            return _plain
+        return _uuid if _standard(target, models.UUIDField) else None
+    kind = type(field)
+    if (
         isinstance(field, _PLAIN_FIELDS)
         and kind.pre_save is models.Field.pre_save
         and kind.get_db_prep_save is models.Field.get_db_prep_save
-    )
+    ):
+        return _plain
+    if _standard(field, models.UUIDField):
+        return _uuid
+    if _standard(field, models.DateTimeField) and not (field.auto_now or field.auto_now_add):
+        return _aware_datetime
+    if _standard(field, models.JSONField):
+        return _json(field)
+    return None
 
 
 @lru_cache(maxsize=256)
 def _insert_plan(
     model: type[models.Model], rows: int, vendor: str
-) -> tuple[str, tuple[tuple[models.Field, str, bool], ...], bool]:
-    """The INSERT for ``rows`` rows of ``model``; its fields (with attname, plain?); whether it returns ids."""
+) -> tuple[str, tuple[tuple[models.Field, str, Converter | None], ...], bool]:
+    """The INSERT for ``rows`` rows of ``model``; its fields (with attname, converter); whether it returns ids."""
     meta = model._meta
     auto_pk = isinstance(meta.pk, models.AutoField | models.BigAutoField | models.SmallAutoField)
     fields = tuple(field for field in meta.concrete_fields if not (auto_pk and field is meta.pk))
@@ -48,7 +111,7 @@ def _insert_plan(
     sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES {', '.join([row] * rows)}"  # noqa: S608
     if auto_pk:
         sql += f" RETURNING {quote(meta.pk.column)}"
-    return sql, tuple((field, field.attname, _is_plain(field)) for field in fields), auto_pk
+    return sql, tuple((field, field.attname, _converter(field)) for field in fields), auto_pk
 
 
 def insert_rows(instances: Sequence[models.Model], *, using: str = "default") -> None:
@@ -66,9 +129,9 @@ def insert_rows(instances: Sequence[models.Model], *, using: str = "default") ->
     params: list[object] = []
     for instance in instances:
         values = instance.__dict__
-        for field, attname, plain in fields:
-            value = values.get(attname, _MISSING) if plain else _MISSING
-            if not plain or type(value) not in _NATIVE_TYPES:
+        for field, attname, convert in fields:
+            value = _MISSING if convert is None else convert(values.get(attname, _MISSING), connection)
+            if value is _MISSING:
                 value = field.get_db_prep_save(field.pre_save(instance, True), connection)
             params.append(value)
     with connection.cursor() as cursor:

@@ -82,3 +82,75 @@ def test_every_column_matches_what_save_stores(world):
     columns = [f.attname for f in Memory._meta.concrete_fields if f.attname not in skip]
     rows = Memory.objects.filter(pk__in=[saved.pk, inserted.pk]).values(*columns)
     assert len(rows) == 2 and rows[0] == rows[1]
+
+
+def test_shortcut_values_equal_what_the_fields_prepare(world):
+    # Each converter must give exactly the field's own database value, on this backend.
+    from uuid import uuid4
+
+    from config.rows import _converter
+
+    aware = timezone.now()
+    cases = [
+        (AuditEvent._meta.get_field("memory_id"), uuid4()),
+        (AuditEvent._meta.get_field("memory_id"), None),
+        (AuditEvent._meta.get_field("created_at"), aware),
+        (AuditEvent._meta.get_field("details"), {"version": 2, "change": "edited", "flag": None}),
+        (AuditEvent._meta.get_field("entity_types"), ["EMAIL", "PHONE_NUMBER"]),
+        (AuditEvent._meta.get_field("entity_types"), []),
+        (Memory._meta.get_field("expires_at"), None),
+        (Memory._meta.get_field("conflict_with"), uuid4()),
+        (AuditEvent._meta.get_field("tenant"), world.demo.pk),
+        (AuditEvent._meta.get_field("actor"), "agent:x"),
+    ]
+    for field, value in cases:
+        convert = _converter(field)
+        assert convert is not None, field.name
+        expected = field.get_db_prep_save(value, connection)
+        got = convert(value, connection)
+        assert type(got) is type(expected) and str(got) == str(expected), field.name
+
+
+def test_values_the_shortcuts_do_not_know_go_through_the_field():
+    from datetime import datetime
+
+    from config.rows import _MISSING, _converter
+
+    created_at = AuditEvent._meta.get_field("created_at")
+    assert _converter(created_at)(datetime(2026, 1, 1, 12, 0), connection) is _MISSING  # naive
+    assert _converter(AuditEvent._meta.get_field("memory_id"))("not-a-uuid", connection) is _MISSING
+    assert _converter(Memory._meta.get_field("created_at")) is None  # auto_now_add: pre_save sets it
+    assert _converter(Memory._meta.get_field("content")) is None  # encrypted: always sealed by the field
+
+
+def test_an_audit_row_stores_the_same_columns_as_save(world):
+    from uuid import uuid4
+
+    memory_id, now = uuid4(), timezone.now()
+
+    def build(seq: int) -> AuditEvent:
+        return AuditEvent(
+            tenant_id=world.demo.pk,
+            seq=seq,
+            event="memory_updated",
+            created_at=now,
+            actor="t",
+            memory_id=memory_id,
+            entity_types=["EMAIL"],
+            details={"version": 2},
+            prev_hash="0" * 64,
+            hash="1" * 64,
+        )
+
+    saved, inserted = build(5000), build(5001)
+    saved.save(force_insert=True)
+    with transaction.atomic():
+        insert_rows([inserted])
+    columns = ["created_at", "memory_id", "entity_types", "details"]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {', '.join(columns)} FROM audit_auditevent WHERE id IN (%s, %s) ORDER BY seq",
+            [saved.pk, inserted.pk],
+        )
+        first, second = cursor.fetchall()
+    assert first == second
