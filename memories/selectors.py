@@ -3,6 +3,8 @@ there is no query path that returns rows across tenants."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -38,8 +40,35 @@ def memory_list_active_for_subject(*, tenant_id: int, user_id: str) -> QuerySet[
     )
 
 
-def memory_versions(*, memory: Memory) -> QuerySet[MemoryVersion]:
-    return MemoryVersion.objects.filter(tenant_id=memory.tenant_id, memory=memory).order_by("-version")
+def first_version(memory: Memory) -> MemoryVersion:
+    """The first version of a memory that never changed, unsaved: such a memory is its own first
+    version (a write stores no version row; the first change writes it, then the new one)."""
+    version = MemoryVersion(
+        tenant_id=memory.tenant_id,
+        memory=memory,
+        version=1,
+        type=memory.type,
+        sensitivity=memory.sensitivity,
+        change="created",
+        changed_by=memory.created_by,
+        created_at=memory.created_at,
+    )
+    version.content = memory.content
+    return version
+
+
+def complete_history(memory: Memory, stored: Iterable[MemoryVersion]) -> list[MemoryVersion]:
+    """``stored`` versions of ``memory``, with its first version when no row holds it; newest first."""
+    versions = list(stored)
+    if memory.version == 1 and all(version.version != 1 for version in versions):
+        versions.append(first_version(memory))
+    return sorted(versions, key=lambda version: version.version, reverse=True)
+
+
+def memory_versions(*, memory: Memory) -> list[MemoryVersion]:
+    """Every version of the memory, newest first."""
+    stored = MemoryVersion.objects.filter(tenant_id=memory.tenant_id, memory=memory)
+    return complete_history(memory, stored)
 
 
 def subject_is_paused(*, tenant_id: int, user_id: str) -> bool:

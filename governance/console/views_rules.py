@@ -82,7 +82,7 @@ def _detail_context(access: ConsoleAccess, memory_id: object) -> dict[str, Any]:
         "proposal": proposal,
         "confirmation": rule_confirmation(tenant_id=tenant_id, memory_id=memory.pk),
         "decisions": list(rule_decisions(tenant_id=tenant_id, memory_id=memory.pk)),
-        "versions": list(rule_versions(tenant_id=tenant_id, memory_id=memory.pk)),
+        "versions": rule_versions(memory=memory),
         "revocable": memory.status in REVOCABLE and proposal is None,
         "approve_form": ApproveForm(),
         "reason_form": ReasonForm(),

@@ -23,6 +23,7 @@ from governance.vocabulary import Level, MemoryType, Status
 from memories.crypto import DecryptionError
 from memories.lifecycle.similarity import bigrams, jaccard, overlap
 from memories.models import Confirmation, Memory, MemoryVersion
+from memories.selectors import memory_versions
 
 # A high-risk rule needs this many approvals, from as many different admins (none of them the proposer).
 HIGH_RISK_APPROVALS = 2
@@ -221,8 +222,9 @@ def rule_decisions(*, tenant_id: int, memory_id: object) -> QuerySet[RuleDecisio
     return RuleDecision.objects.filter(tenant_id=tenant_id, memory_id=memory_id).order_by("created_at")
 
 
-def rule_versions(*, tenant_id: int, memory_id: object) -> QuerySet[MemoryVersion]:
-    return MemoryVersion.objects.filter(tenant_id=tenant_id, memory_id=memory_id).order_by("-version")
+def rule_versions(*, memory: Memory) -> list[MemoryVersion]:
+    """Every version of the rule, newest first."""
+    return memory_versions(memory=memory)
 
 
 def rule_confirmation(*, tenant_id: int, memory_id: object) -> Confirmation | None:

@@ -19,6 +19,7 @@ from audit.services import audit_record
 from governance.models import Tenant
 from memories.crypto.envelope import DecryptionError
 from memories.models import Confirmation, Memory, MemoryVersion, SessionOptOut, Subject
+from memories.selectors import complete_history
 
 EXPORT_FORMAT = "memgov.subject-export/1"
 
@@ -151,7 +152,9 @@ def subject_export(*, tenant_id: int, user_id: str, actor: str) -> dict[str, Any
                 .values_list("session_id", flat=True)
             ),
         },
-        "memories": [_memory(m, versions.get(m.pk, []), confirmations.get(m.pk)) for m in memories],
+        "memories": [
+            _memory(m, complete_history(m, versions.get(m.pk, []))[::-1], confirmations.get(m.pk)) for m in memories
+        ],
         "audit_events": [_audit_event(e) for e in events.order_by("seq")],
     }
     audit_record(

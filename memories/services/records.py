@@ -21,6 +21,7 @@ from governance.pipeline.base import Scope
 from governance.vocabulary import Status
 from memories.fingerprints import content_fingerprint
 from memories.models import Memory, MemoryVersion, Subject
+from memories.selectors import first_version
 
 # Statuses a person or agent may still change; deleted/expired memories are final.
 MUTABLE_STATUSES = frozenset({Status.ACTIVE, Status.PAUSED, Status.PENDING_CONFIRMATION, Status.PENDING_APPROVAL})
@@ -104,7 +105,8 @@ def _add_version(memory: Memory, *, change: str, actor: str, reason: str = "") -
 def memory_create(
     *, tenant_id: int, new: NewMemory, actor: str, agent: AgentClient | None = None, audit: bool = True
 ) -> Memory:
-    """Store a memory (active or pending) with its first version.
+    """Store a memory (active or pending). It is its own first version until it changes
+    (memories.selectors.first_version): most memories never change, and a write stores one row less.
 
     ``audit=False`` is for the write pipeline, which records its own, richer decision events in the
     same transaction.
@@ -137,12 +139,22 @@ def memory_create(
     )
     memory.content = new.content
     insert_rows([memory])
-    _add_version(memory, change="created", actor=actor)
     touch_subject(tenant_id=tenant_id, user_id=scope.user_id)
     if audit:
         event = Event.MEMORY_WRITE_APPROVED if new.status == Status.ACTIVE else Event.MEMORY_WRITE_REQUESTED
         _audit_memory(memory, event=event, actor=actor, policy_version=new.policy_version)
     return memory
+
+
+def _keep_first_version(memory: Memory) -> None:
+    """Before a memory's first change, store the first version it has been until now (unless a row
+    from before lazy first versions holds it already). The memory is locked, so this runs once."""
+    if memory.version != 1 or MemoryVersion.objects.filter(memory_id=memory.pk, version=1).exists():
+        return
+    version = first_version(memory)
+    insert_rows([version])
+    # created_at is auto_now_add; the first version dates from the memory itself.
+    MemoryVersion.objects.filter(pk=version.pk).update(created_at=memory.created_at)
 
 
 def _lock(memory: Memory) -> Memory:
@@ -168,6 +180,7 @@ def memory_update(
     memory = _lock(memory)
     if memory.status not in MUTABLE_STATUSES:
         raise MemoryStateError(f"a {memory.status} memory can't be edited")
+    _keep_first_version(memory)
     fields = ["version", "updated_at"]
     if content is not None:
         memory.content = content
@@ -193,6 +206,8 @@ def memory_update(
 def memory_rollback(*, memory: Memory, to_version: int, actor: str) -> Memory:
     """Make an earlier version current again, as a new version (history is never rewritten)."""
     target = MemoryVersion.objects.filter(memory_id=memory.pk, tenant_id=memory.tenant_id, version=to_version).first()
+    if target is None and to_version == 1 and memory.version == 1:
+        target = first_version(memory)
     if target is None:
         raise MemoryStateError(f"version {to_version} does not exist")
     memory = memory_update(

@@ -16,6 +16,7 @@ from memories.crypto import DecryptionError
 from memories.crypto.datakeys import forget_cached_keys
 from memories.crypto.keyring import parse_keyring, reset_keyring
 from memories.models import DataKey, Memory, MemoryVersion
+from memories.services.records import memory_update
 
 SECRET_TEXT = "Prefers answers in Klingon with haiku summaries"
 
@@ -51,7 +52,8 @@ def test_it_refuses_to_decrypt_a_ciphertext_moved_to_another_row(world, make_mem
 
 def test_it_refuses_to_decrypt_a_ciphertext_moved_to_another_field(world, make_memory):
     memory = make_memory(world.demo, SECRET_TEXT, user_id="alice")
-    version = MemoryVersion.objects.get(memory=memory)
+    memory_update(memory=memory, actor="t", content="Likes lists")  # stores versions 1 and 2
+    version = MemoryVersion.objects.get(memory=memory, version=2)
     MemoryVersion.objects.filter(pk=version.pk).update(change_reason=_raw_content(memory))
     forget_cached_keys()
     with pytest.raises(DecryptionError):
