@@ -225,10 +225,11 @@ def aspects(text: str) -> dict[str, AspectValues]:
     """Each aspect ``text`` names, with the values it asserts and the values it negates."""
     found: dict[str, tuple[set[str], set[str]]] = {}
     for sentence in sentences(prepare(text, fold=False)):
+        segments = _SEGMENT_BREAK.split(sentence)
         for aspect in _ASPECTS:
             if aspect.context is not None and not aspect.context.search(sentence):
                 continue
-            for segment in _SEGMENT_BREAK.split(sentence):
+            for segment in segments:
                 if aspect.exclude is not None and aspect.exclude.search(segment):
                     continue
                 for value, pattern in aspect.values:

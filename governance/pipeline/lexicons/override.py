@@ -374,12 +374,13 @@ def find_policy_override(text: str) -> str | None:
     """The kind of loosening attempted in ``text`` ("auto_approve", …), or None when there is none."""
     prepared = prepare(text)
     for sentence in sentences(prepared):
+        sentence_phrases = phrases(sentence)
         for check in _CHECKS:
             if check.negation is Negation.ANYWHERE:
                 if any(_without_loosens(sentence, m) for m in check.pattern.finditer(sentence)):
                     return check.name
                 continue
-            for phrase in phrases(sentence):
+            for phrase in sentence_phrases:
                 for match in check.pattern.finditer(phrase):
                     if negated_before(phrase, match.start()):
                         continue
