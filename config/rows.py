@@ -143,3 +143,42 @@ def insert_rows(instances: Sequence[models.Model], *, using: str = "default") ->
             setattr(instance, pk_attname, ids[index][0])
         instance._state.adding = False
         instance._state.db = using
+
+
+@lru_cache(maxsize=64)
+def _select_plan(
+    model: type[models.Model], vendor: str
+) -> tuple[str, tuple[tuple[tuple[Callable[..., object], ...], models.expressions.Col], ...]]:
+    """``SELECT <every column> FROM <table>`` for ``model``, and each column's from-database converters."""
+    connection = connections["default"]
+    meta = model._meta
+    quote = connection.ops.quote_name
+    columns = []
+    for field in meta.concrete_fields:
+        column = field.get_col(meta.db_table)
+        converters = (*connection.ops.get_db_converters(column), *field.get_db_converters(connection))
+        columns.append((tuple(converters), column))
+    select = ", ".join(quote(field.column) for field in meta.concrete_fields)
+    return f"SELECT {select} FROM {quote(meta.db_table)}", tuple(columns)  # noqa: S608
+
+
+def select_instances(
+    model: type[models.Model], where: str, params: Sequence[object], *, using: str = "default"
+) -> list[models.Model]:
+    """Instances of ``model`` for ``SELECT … WHERE <where>`` (``where`` holds placeholders, never
+    values), converted as the ORM converts them: for hot lookups whose query building cost more
+    than the query."""
+    connection = connections[using]
+    select, columns = _select_plan(model, connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute(f"{select} WHERE {where}", params)
+        rows = cursor.fetchall()
+    found = []
+    for row in rows:
+        values = []
+        for value, (converters, column) in zip(row, columns, strict=True):
+            for convert in converters:
+                value = convert(value, column, connection)
+            values.append(value)
+        found.append(model.from_db(using, None, values))
+    return found

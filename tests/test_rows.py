@@ -154,3 +154,26 @@ def test_an_audit_row_stores_the_same_columns_as_save(world):
         )
         first, second = cursor.fetchall()
     assert first == second
+
+
+def test_selected_instances_equal_what_the_orm_loads(world, make_memory):
+    from config.rows import select_instances
+    from governance.models import AgentClient
+
+    memory = make_memory(world.demo, "Prefers tables", user_id="alice")
+    Memory.objects.filter(pk=memory.pk).update(entity_types=["EMAIL"], expires_at=timezone.now())
+    (selected,) = select_instances(Memory, "id = %s", [Memory._meta.pk.get_db_prep_value(memory.pk, connection)])
+    loaded = Memory.objects.get(pk=memory.pk)
+    for field in Memory._meta.concrete_fields:
+        if field.name != "content":
+            assert getattr(selected, field.attname) == getattr(loaded, field.attname), field.name
+    assert selected.content == "Prefers tables" and not selected._state.adding
+
+    agent = AgentClient.objects.create(tenant=world.demo, name="rows-test", key_prefix="p1", key_hash="h" * 64)
+    AgentClient.objects.filter(pk=agent.pk).update(allowed_types=["user_preference"], revoked_at=timezone.now())
+    (selected_agent,) = select_instances(AgentClient, "key_prefix = %s", ["p1"])
+    loaded_agent = AgentClient.objects.get(pk=agent.pk)
+    assert {f.attname: getattr(selected_agent, f.attname) for f in AgentClient._meta.concrete_fields} == {
+        f.attname: getattr(loaded_agent, f.attname) for f in AgentClient._meta.concrete_fields
+    }
+    assert select_instances(AgentClient, "key_prefix = %s", ["nope"]) == []

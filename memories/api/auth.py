@@ -7,11 +7,11 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
-from django.db import connection
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
+from config.rows import select_instances
 from governance.models import AgentClient
 
 KEY_PREFIX = "mg"
@@ -51,11 +51,9 @@ def client_for_key(key: str) -> AgentClient | None:
     parts = key.split("_", 2)
     if len(parts) != 3 or parts[0] != KEY_PREFIX:
         return None
-    # Every agent request runs this lookup: a raw query skips the ORM's per-call SQL building, which
-    # cost several times the query itself (README, "The write benchmark").
-    table = connection.ops.quote_name(AgentClient._meta.db_table)
-    rows = AgentClient.objects.raw(f"SELECT * FROM {table} WHERE key_prefix = %s", [parts[1]])  # noqa: S608
-    client = next(iter(rows), None)
+    # Every agent request runs this lookup: a prepared statement skips the ORM's per-call SQL
+    # building, which cost several times the query itself (README, "The write benchmark").
+    client = next(iter(select_instances(AgentClient, "key_prefix = %s", [parts[1]])), None)
     if client is None or not hmac.compare_digest(client.key_hash, hash_secret(key)):
         return None
     if not client.is_active:
