@@ -38,9 +38,15 @@ def key_id_of(blob: bytes) -> int:
 
 
 def open_sealed(blob: bytes, *, key: bytes, aad: bytes) -> str:
+    return open_sealed_with(AESGCM(key), blob, aad=aad)
+
+
+def open_sealed_with(cipher: AESGCM, blob: bytes, *, aad: bytes) -> str:
+    """:func:`open_sealed` with a cipher made once for many blobs of one data key (making one costs a
+    third of opening a short value)."""
     nonce = blob[_HEADER : _HEADER + _NONCE]
     try:
-        return AESGCM(key).decrypt(nonce, blob[_HEADER + _NONCE :], aad).decode("utf-8")
+        return cipher.decrypt(nonce, blob[_HEADER + _NONCE :], aad).decode("utf-8")
     except InvalidTag:
         raise DecryptionError("ciphertext does not belong to this record and field") from None
 

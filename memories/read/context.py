@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 from django.utils import timezone
 
@@ -25,14 +26,13 @@ from memories.read.render import (
     RenderLine,
     block_for,
     detect_language,
-    line_body,
-    line_cost,
-    render_context,
+    priced_line_body,
+    render_context_priced,
     rules_cost,
     tag_cost,
 )
 from memories.read.scope import ContextScope, memory_context_candidates, read_grant_for
-from memories.read.tokens import estimate_tokens
+from memories.read.tokens import total_tokens
 from memories.services.usage import memory_context_usage_record, memory_cross_scope_read_record
 
 DEFAULT_TOP_K = 8
@@ -92,8 +92,7 @@ class ContextResult:
     omitted: int = 0  # eligible but left out by top_k or the budget
 
 
-@dataclass(frozen=True)
-class _Picked:
+class _Picked(NamedTuple):
     ranked: Ranked
     line: RenderLine
     tokens: int
@@ -109,14 +108,14 @@ def _pick(ranked: list[Ranked], *, top_k: int, budget: int, language: str) -> li
         if len(picked) >= top_k:
             break
         block = block_for(entry.candidate)
-        body = line_body(entry.candidate, language=language, zone=zone)
-        cost = line_cost(body)
+        body, count = priced_line_body(entry.candidate, language=language, zone=zone)
+        cost = total_tokens((count,))
         extra = 0 if block in opened else tag_cost(block)
         if used + cost + extra > budget:
             continue
         used += cost + extra
         opened.add(block)
-        picked.append(_Picked(entry, RenderLine(block, entry.candidate, body), cost))
+        picked.append(_Picked(entry, RenderLine(block, entry.candidate, body, count), cost))
     return picked
 
 
@@ -128,8 +127,7 @@ def _render_with_conflicts(
         conflicts = detect_conflicts(
             instruction, [(p.ranked.candidate.id, p.ranked.candidate.type, p.ranked.candidate.content) for p in picked]
         )
-        rendered, refs = render_context([p.line for p in picked], language=language, conflicts=conflicts)
-        tokens = estimate_tokens(rendered)
+        rendered, refs, tokens = render_context_priced([p.line for p in picked], language=language, conflicts=conflicts)
         if not picked or tokens <= budget:
             return picked, conflicts, rendered, refs, tokens
         picked = picked[:-1]

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import tzinfo
-from functools import cache
+from functools import cache, lru_cache
+from typing import NamedTuple
 
 from django.utils import timezone
 
@@ -28,7 +28,7 @@ from governance.vocabulary import Level
 from memories.read.conflicts import Conflict, conflict_notes
 from memories.read.scope import ContextCandidate
 from memories.read.segment import CJK_CHAR, LATIN_WORD
-from memories.read.tokens import estimate_tokens
+from memories.read.tokens import TokenCount, estimate_tokens, token_count, total_tokens
 
 BLOCK_ORDER = ("task_state", "session_memory", "user_memory", "project_memory", "org_rules")
 LANGUAGES = ("en", "zh")
@@ -39,6 +39,11 @@ _INVISIBLE = re.compile(
     r"[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]"
 )
 _SPACES = re.compile(r" {2,}")
+# Any character neutralize() changes, or a double space: most memories have none, and one scan finding
+# nothing is cheaper than the four passes that would change nothing.
+_UNSAFE = re.compile(
+    f"[{re.escape(''.join(map(chr, _ANGLES)))}]|{_BREAKS.pattern}|{_INVISIBLE.pattern}|{_SPACES.pattern}"
+)
 
 TYPE_LABELS = {
     "en": {
@@ -127,6 +132,8 @@ RULES = {
 
 def neutralize(text: str) -> str:
     """Memory text made safe to place inside a block: one line, no tags, no invisible characters."""
+    if _UNSAFE.search(text) is None:
+        return text.strip()
     text = _INVISIBLE.sub("", text.translate(_ANGLES))
     return _SPACES.sub(" ", _BREAKS.sub(" ", text)).strip()
 
@@ -162,6 +169,11 @@ def line_body(candidate: ContextCandidate, *, language: str, zone: tzinfo | None
 
     ``zone``: the current time zone, for the date (a caller making many lines looks it up once).
     """
+    return f"{line_label(candidate, language=language, zone=zone)}] {neutralize(candidate.content)}"
+
+
+def line_label(candidate: ContextCandidate, *, language: str, zone: tzinfo | None = None) -> str:
+    """The label of a memory's line between its ref and ``]``: type, scope, source, confidence, date."""
     fields = _FIELDS[language]
     label = ["", TYPE_LABELS[language].get(candidate.type, candidate.type)]
     notes = _SCOPE_NOTES[language]
@@ -174,13 +186,18 @@ def line_body(candidate: ContextCandidate, *, language: str, zone: tzinfo | None
     label.append(fields["source"] + SOURCE_LABELS[language].get(candidate.source_type, candidate.source_type))
     label.append(f"{fields['confidence']}{candidate.confidence:.2f}")
     label.append(fields["updated"] + timezone.localtime(candidate.updated_at, zone).date().isoformat())
-    return f"{fields['sep'].join(label)}] {neutralize(candidate.content)}"
+    return fields["sep"].join(label)
 
 
 @cache
 def tag_cost(block: str) -> int:
     """Tokens an opened and closed block costs, besides its lines."""
     return estimate_tokens(f"<{block}>\n</{block}>")
+
+
+@cache
+def _tag_count(block: str) -> TokenCount:
+    return token_count(f"<{block}>\n</{block}>")
 
 
 def rules_lines(language: str, notes: Iterable[str] = ()) -> list[str]:
@@ -193,19 +210,50 @@ def rules_cost(language: str) -> int:
     return estimate_tokens("\n".join(RULES[language]))
 
 
-# Every ref costs the same under ``estimate_tokens`` (one short word), so lines are priced with this one.
+@cache
+def _rules_count(language: str) -> TokenCount:
+    return token_count("\n".join(RULES[language]))
+
+
+# Every ref (m1 … m999: a letter and a digit group) costs the same under ``estimate_tokens``, so lines
+# are priced with this one.
 PRICING_REF = "m0"
 
 
+def line_count(body: str) -> TokenCount:
+    """The token count of a memory's line, whatever its ref."""
+    return token_count(f"- [{PRICING_REF}{body}")
+
+
+@lru_cache(maxsize=4096)
+def _label_count(label: str) -> TokenCount:
+    return token_count(f"- [{PRICING_REF}{label}]")
+
+
+def priced_line_body(
+    candidate: ContextCandidate, *, language: str, zone: tzinfo | None = None
+) -> tuple[str, TokenCount]:
+    """``line_body`` and its ``line_count``, counted in two parts joined by a space (the label up to ``]``,
+    then the text): labels repeat from read to read (a subject's memories, a handful of dates), so
+    theirs are counted once; the memory's text, never kept, is counted every time."""
+    label = line_label(candidate, language=language, zone=zone)
+    text = neutralize(candidate.content)
+    label_cjk, label_pieces = _label_count(label)
+    text_cjk, text_pieces = token_count(text)
+    return f"{label}] {text}", TokenCount(label_cjk + text_cjk, label_pieces + text_pieces)
+
+
 def line_cost(body: str) -> int:
-    return estimate_tokens(f"- [{PRICING_REF}{body}")
+    return total_tokens((line_count(body),))
 
 
-@dataclass(frozen=True)
-class RenderLine:
+class RenderLine(NamedTuple):
+    """One memory's line, before its ref is known (a named tuple: one per picked memory per read)."""
+
     block: str
     candidate: ContextCandidate
     body: str  # from line_body()
+    count: TokenCount | None = None  # line_count(body), when the caller priced the line already
 
 
 def render_context(
@@ -215,18 +263,37 @@ def render_context(
 
     Empty when there is no memory to inject: no blocks, no rules.
     """
+    rendered, refs, _ = render_context_priced(lines, language=language, conflicts=conflicts)
+    return rendered, refs
+
+
+def render_context_priced(
+    lines: Sequence[RenderLine], *, language: str, conflicts: Sequence[Conflict] = ()
+) -> tuple[str, dict[str, str], int]:
+    """``render_context``, and ``estimate_tokens`` of the rendered text, added up from its parts' counts
+    (the lines' counts were taken when they were picked; the tags and rules are fixed)."""
     if not lines:
-        return "", {}
+        return "", {}, 0
     parts: list[str] = []
+    counts: list[TokenCount] = []
     refs: dict[str, str] = {}
     for block in BLOCK_ORDER:
         members = [line for line in lines if line.block == block]
         if not members:
             continue
         parts.append(f"<{block}>")
+        counts.append(_tag_count(block))
         for line in members:
             ref = refs[line.candidate.id] = f"m{len(refs) + 1}"
-            parts.append(f"- [{ref}{line.body}")
+            text = f"- [{ref}{line.body}"
+            parts.append(text)
+            count = line.count
+            if count is None or len(ref) > len("m999"):  # not priced, or its ref costs more than PRICING_REF
+                count = token_count(text)
+            counts.append(count)
         parts.append(f"</{block}>")
-    parts += rules_lines(language, conflict_notes(list(conflicts), refs=refs, language=language))
-    return "\n".join(parts), refs
+    notes = conflict_notes(list(conflicts), refs=refs, language=language)
+    parts += rules_lines(language, notes)
+    counts.append(_rules_count(language))
+    counts += map(token_count, notes)
+    return "\n".join(parts), refs, total_tokens(counts)

@@ -29,9 +29,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from functools import cache, lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 from uuid import UUID
 
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
@@ -40,7 +41,7 @@ from governance.vocabulary import Level, Status
 from memories.access import Caller
 from memories.crypto import DecryptionError
 from memories.crypto.datakeys import data_key_by_id
-from memories.crypto.envelope import associated_data, key_id_of, open_sealed
+from memories.crypto.envelope import associated_data, key_id_of, open_sealed_with
 from memories.models import Memory, Subject
 
 # The newest this many visible rows are ranked; a subject with more sees its most recently updated.
@@ -292,6 +293,22 @@ def _uuid_text(value: object) -> str:
     return str(UUID(text))
 
 
+def memory_context_rows(
+    *, grant: ReadGrant, now: datetime, limit: int = CANDIDATE_LIMIT, db: BaseDatabaseWrapper | None = None
+) -> list[tuple[Any, ...]]:
+    """The candidate statement's rows (``ContextCandidate``'s fields, content still sealed), newest first.
+
+    This is the filter, before decryption: a row another tenant sealed would also fail to open here
+    (its associated data names its tenant), so the scope tests check the filter on these rows, where
+    that second lock can't hide a leak.
+    """
+    db = db or connections[DEFAULT_DB_ALIAS]
+    sql, params = _candidate_sql(grant, now=now, limit=limit, db=db)
+    with db.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
 def memory_context_candidates(
     *, grant: ReadGrant, now: datetime, limit: int = CANDIDATE_LIMIT
 ) -> list[ContextCandidate]:
@@ -302,31 +319,41 @@ def memory_context_candidates(
     so a blob moved between rows still fails to open. A subject's rows share one data key, fetched once.
     """
     db = connections[DEFAULT_DB_ALIAS]  # once: each access through the ``connection`` proxy costs microseconds
-    sql, params = _candidate_sql(grant, now=now, limit=limit, db=db)
-    with db.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
+    rows = memory_context_rows(grant=grant, now=now, limit=limit, db=db)
     # SQLite hands back naive datetimes in the connection's zone (Django's converters would attach it);
     # combine() is replace(tzinfo=zone) at a quarter of the cost.
-    zone = db.timezone
+    zone, combine = db.timezone, datetime.combine
     tenant_id = grant.tenant_id
-    keys: dict[int, bytes | None] = {}
+    # A cipher per data key per read, not per row (making one was a third of opening a row).
+    ciphers: dict[int, AESGCM | None] = {}  # data key id → its cipher; None: the key was destroyed
     candidates = []
     for row in rows:
         values = list(row)
-        memory_id = values[_ID] = _uuid_text(row[_ID])
+        memory_id = row[_ID]
+        if type(memory_id) is str and len(memory_id) == 32:  # SQLite stores the 32 hex digits
+            memory_id = f"{memory_id[:8]}-{memory_id[8:12]}-{memory_id[12:16]}-{memory_id[16:20]}-{memory_id[20:]}"
+        else:
+            memory_id = _uuid_text(memory_id)
+        values[_ID] = memory_id
         blob = bytes(row[_CONTENT_AT])
         try:
             key_id = key_id_of(blob)
-            key = keys[key_id] if key_id in keys else keys.setdefault(key_id, data_key_by_id(key_id))
-            if key is None:  # destroyed: the subject was erased
-                continue
-            aad = associated_data(model=_AAD_MODEL, tenant_id=tenant_id, record_id=memory_id, field=_CONTENT)
-            values[_CONTENT_AT] = open_sealed(blob, key=key, aad=aad)
-        except DecryptionError:
+            if key_id in ciphers:
+                cipher = ciphers[key_id]
+            else:
+                key = data_key_by_id(key_id)
+                cipher = ciphers[key_id] = None if key is None else AESGCM(key)
+        except DecryptionError:  # not a sealed value, or its key doesn't unwrap
+            continue
+        if cipher is None:  # destroyed: the subject was erased
+            continue
+        aad = associated_data(model=_AAD_MODEL, tenant_id=tenant_id, record_id=memory_id, field=_CONTENT)
+        try:
+            values[_CONTENT_AT] = open_sealed_with(cipher, blob, aad=aad)
+        except DecryptionError:  # sealed for another row, field or tenant
             continue
         at = row[_UPDATED_AT]
         if at.tzinfo is None:
-            values[_UPDATED_AT] = datetime.combine(at.date(), at.time(), zone)
+            values[_UPDATED_AT] = combine(at.date(), at.time(), zone)
         candidates.append(ContextCandidate._make(values))
     return candidates

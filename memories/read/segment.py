@@ -149,28 +149,35 @@ class QueryMatcher:
 
     def frequencies(self, text: str) -> tuple[list[int], float]:
         """Each term's count in ``text``, and the text's length in words (CJK characters / 1.6)."""
-        lowered = text.lower()
-        ascii_text = lowered.isascii()
-        if ascii_text:
-            words = _ASCII_WORD.findall(lowered)
-            length, cjk_chars = len(words), 0
-        else:
-            runs = _WORD_OR_CJK_RUN.findall(lowered)
-            length, cjk_chars = runs.count(""), sum(map(len, runs))
-        counts = [0] * len(self.terms)
-        if self.latin_probe is not None and self.latin_probe.search(lowered):
-            stems = self.stems
-            for word in words if ascii_text else LATIN_WORD.findall(lowered):
-                stemmed = stems.get(word)
-                if stemmed is None:
-                    stemmed = stems[word] = stem(word)
-                index = self.by_stem.get(stemmed)
-                if index is not None:
-                    counts[index] += 1
-        if cjk_chars:
-            for index, term in self.cjk:
-                counts[index] = lowered.count(term)
-        return counts, length + cjk_chars / CJK_CHARS_PER_WORD
+        return self.frequencies_of([text])[0]
+
+    def frequencies_of(self, texts: list[str]) -> list[tuple[list[int], float]]:
+        """``frequencies`` of each text (one call for a read's candidates: the loop's lookups are made once)."""
+        terms, by_stem, cjk, stems, probe = len(self.terms), self.by_stem, self.cjk, self.stems, self.latin_probe
+        counted = []
+        for text in texts:
+            lowered = text.lower()
+            ascii_text = lowered.isascii()
+            if ascii_text:
+                words = _ASCII_WORD.findall(lowered)
+                length, cjk_chars = len(words), 0
+            else:
+                runs = _WORD_OR_CJK_RUN.findall(lowered)
+                length, cjk_chars = runs.count(""), sum(map(len, runs))
+            counts = [0] * terms
+            if probe is not None and probe.search(lowered):
+                for word in words if ascii_text else LATIN_WORD.findall(lowered):
+                    stemmed = stems.get(word)
+                    if stemmed is None:
+                        stemmed = stems[word] = stem(word)
+                    index = by_stem.get(stemmed)
+                    if index is not None:
+                        counts[index] += 1
+            if cjk_chars:
+                for index, term in cjk:
+                    counts[index] = lowered.count(term)
+            counted.append((counts, length + cjk_chars / CJK_CHARS_PER_WORD))
+        return counted
 
 
 def stem_probe(term: str) -> str:

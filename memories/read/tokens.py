@@ -12,13 +12,17 @@ the model's context. The rules, set against BPE tokenizers of the cl100k/o200k k
 - whitespace is free (BPE merges a leading space into the next word).
 
 Pieces never span whitespace, so the estimate of lines joined by newlines is at most the sum of the
-lines' estimates: pricing lines one by one never under-counts the whole.
+lines' estimates: pricing lines one by one never under-counts the whole. Exactly, it is ``total_tokens``
+of the lines' ``token_count`` (only the CJK rounding is over the whole text), which lets the read path
+price a rendered context from the lines it already priced instead of scanning it again.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from memories.read.segment import CJK_CHARS
 
@@ -35,8 +39,15 @@ _ASCII_DIGIT_PIECE = re.compile(rf"[0-9]{{1,{DIGITS_PER_TOKEN}}}")
 _ASCII_WORD_PIECE = re.compile(rf"[A-Za-z]{{1,{WORD_CHARS_PER_TOKEN}}}")
 
 
-def estimate_tokens(text: str) -> int:
-    """An upper-leaning estimate of how many tokens ``text`` takes in a model's prompt.
+class TokenCount(NamedTuple):
+    """A text's estimate in two parts, so that texts joined by whitespace can be priced from their parts."""
+
+    cjk: int  # CJK characters: 1.25 tokens each, rounded up once over the whole text
+    pieces: int  # every other token: digit groups, word pieces, other visible characters
+
+
+def token_count(text: str) -> TokenCount:
+    """The parts of ``estimate_tokens(text)``.
 
     Every character is whitespace, CJK, in a digit run, in a word, or "other" (punctuation, symbols,
     the underscore). Digit runs and words are matched in token-sized pieces, and "other" is what is
@@ -52,4 +63,19 @@ def estimate_tokens(text: str) -> int:
         words = _WORD_PIECE.findall(text)
     visible = sum(map(len, text.split()))  # str.split() and \s agree on what whitespace is
     other = visible - cjk - sum(map(len, digits)) - sum(map(len, words))
-    return math.ceil(cjk * CJK_TOKENS_PER_CHAR) + len(digits) + len(words) + other
+    return TokenCount(cjk, len(digits) + len(words) + other)
+
+
+def total_tokens(counts: Iterable[TokenCount]) -> int:
+    """``estimate_tokens`` of the texts these counts are of, joined by whitespace (no piece spans it)."""
+    cjk = pieces = 0
+    for count in counts:
+        cjk += count.cjk
+        pieces += count.pieces
+    return math.ceil(cjk * CJK_TOKENS_PER_CHAR) + pieces
+
+
+def estimate_tokens(text: str) -> int:
+    """An upper-leaning estimate of how many tokens ``text`` takes in a model's prompt."""
+    cjk, pieces = token_count(text)
+    return math.ceil(cjk * CJK_TOKENS_PER_CHAR) + pieces

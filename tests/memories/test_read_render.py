@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 import re
 from datetime import UTC, datetime
 
+from memories.read import render as render_module
 from memories.read.conflicts import Conflict
 from memories.read.render import (
     BLOCK_ORDER,
@@ -14,9 +16,12 @@ from memories.read.render import (
     line_body,
     memory_line,
     neutralize,
+    priced_line_body,
     render_context,
+    render_context_priced,
 )
 from memories.read.scope import ContextCandidate
+from memories.read.tokens import estimate_tokens, total_tokens
 
 NOW = datetime(2026, 7, 7, 10, 0, tzinfo=UTC)
 
@@ -147,3 +152,48 @@ def test_language_follows_the_query():
     assert detect_language("dispatch-docs 的部署步骤是什么") == "zh"
     assert detect_language("", "用中文") == "zh"
     assert detect_language("", "") == "en"
+
+
+def _neutralize_in_full(text: str) -> str:
+    """neutralize() without its shortcut for text it would not change."""
+    text = render_module._INVISIBLE.sub("", text.translate(render_module._ANGLES))
+    return render_module._SPACES.sub(" ", render_module._BREAKS.sub(" ", text)).strip()
+
+
+def test_neutralize_takes_its_shortcut_only_for_text_it_would_not_change():
+    alphabet = (
+        "ab 中文<>＜＞﹤﹥‹›\r\n\t\v\f\x00\x08\x1c\x7f\x85\x9f\xa0\xad\u200b\u200f\u2028\u202e\u2060\u2066\ufeff\u3000"
+    )
+    rng = random.Random(7)
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+        assert neutralize(text) == _neutralize_in_full(text), repr(text)
+
+
+def test_a_priced_line_costs_what_its_rendered_line_costs():
+    rng = random.Random(3)
+    words = ["deploy", "部署", "2026", "<b>", "x_y", "internationalization", "。", "｜", "v2", "\n", "\u200b", "  "]
+    for language in ("en", "zh"):
+        for _ in range(300):
+            content = "".join(rng.choice(words) + rng.choice(["", " "]) for _ in range(rng.randint(0, 8)))
+            memory = candidate(content, project=rng.choice(["", "docs", "文档"]), confidence=rng.random())
+            body, count = priced_line_body(memory, language=language)
+            assert body == line_body(memory, language=language)
+            assert total_tokens((count,)) == estimate_tokens(f"- [m1{body}")
+            rendered, _, tokens = render_context_priced(
+                [RenderLine(block_for(memory), memory, body, count)], language=language
+            )
+            assert tokens == estimate_tokens(rendered)
+
+
+def test_the_priced_render_is_the_render_and_its_estimate():
+    memories = [
+        candidate(f"memory {n} 用中文 2026", id=f"id{n}", level=level)
+        for n, level in enumerate(["user", "session", "tenant"] * 4)
+    ]
+    lines = [RenderLine(block_for(c), c, line_body(c, language="zh")) for c in memories]
+    conflicts = [Conflict("id0", "user_preference", "verbosity", "brief", "detailed")]
+    rendered, refs, tokens = render_context_priced(lines, language="zh", conflicts=conflicts)
+    assert (rendered, refs) == render_context(lines, language="zh", conflicts=conflicts)
+    assert tokens == estimate_tokens(rendered)
+    assert render_context_priced([], language="en") == ("", {}, 0)

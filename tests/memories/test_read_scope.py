@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from uuid import UUID
 
 import pytest
 import time_machine
@@ -19,6 +20,7 @@ from memories.read.scope import (
     CrossScope,
     ReadGrant,
     memory_context_candidates,
+    memory_context_rows,
     read_grant_for,
 )
 
@@ -45,6 +47,13 @@ def visible(caller: Caller, **scope: str) -> list[str]:
     return sorted(c.content for c in memory_context_candidates(grant=decision.grant, now=timezone.now()))
 
 
+def sealed_ids(caller: Caller, **scope: str) -> set[UUID]:
+    """The ids the candidate statement lets through, before decryption."""
+    decision = read_grant_for(caller=caller, scope=ContextScope(**scope))
+    assert decision.grant is not None, decision.denied
+    return {UUID(str(row[0])) for row in memory_context_rows(grant=decision.grant, now=timezone.now())}
+
+
 def test_a_subject_sees_its_own_user_memories_and_not_a_teammates(world, make_memory):
     make_memory(world.demo, "alice likes tables", user_id="alice")
     make_memory(world.demo, "bob likes lists", user_id="bob")
@@ -58,6 +67,26 @@ def test_the_same_subject_id_in_another_tenant_sees_nothing_of_this_one(world, m
     make_memory(world.acme, "acme alice", user_id="alice")
     assert visible(agent(world, "acme"), user_id="alice") == ["acme alice"]
     assert visible(agent(world), user_id="alice") == ["demo alice", "demo rule"]
+
+
+def test_the_sql_filter_itself_keeps_another_tenants_rows_out(world, make_memory):
+    """Checked on the sealed rows: another tenant's row would fail to open after the query anyway (its
+    associated data names its tenant), and that would hide a statement that let it through."""
+
+    def both(content: str, **fields: str) -> tuple[UUID, UUID]:
+        return make_memory(world.demo, f"demo {content}", **fields).pk, make_memory(world.acme, content, **fields).pk
+
+    rows = [
+        both("alice", user_id="alice"),
+        both("alice docs", user_id="alice", level=Level.PROJECT, project="docs", type="project_rule"),
+        both("alice s1", user_id="alice", level=Level.SESSION, session_id="s1"),
+        both("rule", level=Level.TENANT, type="organization_rule"),
+        both("docs rule", level=Level.PROJECT, project="docs", type="project_rule"),
+    ]
+    demo_team_rule, _ = both("team rule", level=Level.TEAM, team="ai-platform", type="organization_rule")
+    scope = {"user_id": "alice", "project": "docs", "session_id": "s1"}
+    assert sealed_ids(agent(world), **scope) == {demo for demo, _ in rows} | {demo_team_rule}
+    assert sealed_ids(agent(world, "acme"), **scope) == {acme for _, acme in rows}  # no team in acme
 
 
 @pytest.mark.parametrize(
@@ -214,6 +243,21 @@ def test_a_ciphertext_moved_to_another_row_does_not_open(world, make_memory):
     mine = make_memory(world.demo, "alice likes tables", user_id="alice")
     other = make_memory(world.demo, "alice likes lists", user_id="alice")
     blob = Memory.objects.filter(pk=other.pk).values_list("content", flat=True).get()
+    Memory.objects.filter(pk=mine.pk).update(content=blob)
+    assert visible(agent(world), user_id="alice") == ["alice likes lists"]
+
+
+@pytest.mark.parametrize(
+    "blob",
+    [
+        b"\x02 another format, or no format at all: not a memgov ciphertext",
+        b"\x01 names a data key that doesn't exist, with 37 bytes or more",
+        b"\x01",
+    ],
+)
+def test_a_value_that_is_not_a_sealed_blob_is_skipped(world, make_memory, blob):
+    mine = make_memory(world.demo, "alice likes tables", user_id="alice")
+    make_memory(world.demo, "alice likes lists", user_id="alice")
     Memory.objects.filter(pk=mine.pk).update(content=blob)
     assert visible(agent(world), user_id="alice") == ["alice likes lists"]
 

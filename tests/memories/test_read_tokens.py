@@ -9,7 +9,7 @@ import re
 import pytest
 
 from memories.read.segment import CJK_CHARS
-from memories.read.tokens import estimate_tokens
+from memories.read.tokens import estimate_tokens, token_count, total_tokens
 
 
 def test_nothing_costs_nothing():
@@ -71,3 +71,12 @@ def test_the_estimate_follows_the_rules_for_any_text():
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
         text += " ".join(rng.choice(pieces) for _ in range(rng.randint(0, 3)))
         assert estimate_tokens(text) == _by_the_rules(text), repr(text)
+
+
+def test_texts_joined_by_whitespace_are_priced_exactly_from_their_counts():
+    pieces = ["部署", "deploy", "2026", "｜", "x_y", "internationalization", "。", "<b>", "回答尽量简短", "m1", ""]
+    rng = random.Random(11)
+    for _ in range(2000):
+        texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 5))) for _ in range(rng.randint(0, 6))]
+        joined = rng.choice(["\n", " ", "\t"]).join(texts)
+        assert total_tokens(token_count(text) for text in texts) == estimate_tokens(joined), texts
