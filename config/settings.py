@@ -74,6 +74,7 @@ TEMPLATES = [
 _default_sqlite = f"sqlite:///{VAR_DIR / 'memgov.sqlite3'}"
 DATABASES = {"default": dj_database_url.parse(envstr("DATABASE_URL", _default_sqlite), conn_max_age=60)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["ENGINE"] = "config.sqlite3"  # Django's, with placeholders converted once per statement
     DATABASES["default"]["OPTIONS"] = {
         # IMMEDIATE: a writer takes the lock at BEGIN, so two writers queue on busy_timeout instead
         # of one failing with "database is locked" when it upgrades a read lock mid-transaction.

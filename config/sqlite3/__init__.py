@@ -1,0 +1,1 @@
+"""memgov's SQLite database backend (see base.py)."""
