@@ -22,6 +22,7 @@ fingerprints are the keyed HMAC of :func:`normalize.normalize_content`. Only tho
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping
 from threading import Lock
 
 from governance.pipeline.base import ExistingMemory, Scope, WriteContext
@@ -78,11 +79,11 @@ class DedupStage:
 # again on every write made a write's cost grow with the size of the scope. The cache holds ids, aspect
 # names and value codes, never text.
 _ASPECT_CACHE_SIZE = 50_000
-_aspect_cache: OrderedDict[tuple[str, int, str], dict[str, AspectValues]] = OrderedDict()
+_aspect_cache: OrderedDict[tuple[str, int, str], Mapping[str, AspectValues]] = OrderedDict()
 _aspect_lock = Lock()
 
 
-def _aspects_of(memory: ExistingMemory) -> dict[str, AspectValues]:
+def _aspects_of(memory: ExistingMemory) -> Mapping[str, AspectValues]:
     key = (memory.id, memory.version, memory.fingerprint)
     with _aspect_lock:
         found = _aspect_cache.get(key)
@@ -90,11 +91,18 @@ def _aspects_of(memory: ExistingMemory) -> dict[str, AspectValues]:
             _aspect_cache.move_to_end(key)
             return found
     found = aspects(memory.content)
+    remember_aspects(memory_id=memory.id, version=memory.version, fingerprint=memory.fingerprint, found=found)
+    return found
+
+
+def remember_aspects(*, memory_id: str, version: int, fingerprint: str, found: Mapping[str, AspectValues]) -> None:
+    """Cache what a stored memory's text says, as parsed when it was written (the candidate's own
+    aspects), so the next write of its scope compares with it without opening it."""
     with _aspect_lock:
-        _aspect_cache[key] = found
+        _aspect_cache[(memory_id, version, fingerprint)] = found
+        _aspect_cache.move_to_end((memory_id, version, fingerprint))
         if len(_aspect_cache) > _ASPECT_CACHE_SIZE:
             _aspect_cache.popitem(last=False)
-    return found
 
 
 def _same_scope(a: Scope, b: Scope) -> bool:

@@ -18,6 +18,7 @@ from audit.services import audit_append, audit_fields
 from governance.models import AgentClient, Membership, TeamMembership
 from governance.pipeline import run_pipeline
 from governance.pipeline.base import Actor, Candidate, Decision, InvalidCandidate, Scope, WriteContext
+from governance.pipeline.dedup import remember_aspects
 from governance.vocabulary import DecisionKind, Level, MemoryType, Role, Status
 from memories.crypto.datakeys import data_key_for
 from memories.fingerprints import content_fingerprint
@@ -190,6 +191,14 @@ def _carry_out(
         fingerprint=fingerprint,
     )
     memory_id = result.memory.pk if result.memory else None
+    if result.memory is not None and not decision.duplicate_of:
+        # What the new text says is known already: the next write of this scope needn't open it.
+        remember_aspects(
+            memory_id=str(result.memory.pk),
+            version=result.memory.version,
+            fingerprint=result.memory.fingerprint,
+            found=candidate.aspects,
+        )
     events.append(_decision_event(event=Event.MEMORY_WRITE_REQUESTED, memory_id=memory_id, **common))
     if decision.kind == DecisionKind.REJECT:
         events.append(_decision_event(event=Event.MEMORY_WRITE_REJECTED, **common))

@@ -69,3 +69,34 @@ def test_existing_holds_only_live_memories_of_exactly_this_scope(world, make_mem
     assert [m.id for m in p1] == [str(project.pk)]
     acme = existing_in_scope(tenant_id=world.acme.pk, scope=Scope(Level.USER, user_id="alice"), now=now)
     assert [m.content for m in acme] == ["Acme alice likes tables"]
+
+
+def test_a_write_compares_with_the_memory_written_before_it_without_opening_it(world, monkeypatch):
+    # The first write leaves what its text says in dedup's cache; the next write of the scope finds
+    # the contradiction without decrypting the stored memory.
+    import memories.write_selectors as selectors
+    from governance.pipeline.base import Candidate
+    from governance.vocabulary import SourceType
+    from memories.services.write import memory_write
+
+    def write(content: str):
+        return memory_write(
+            tenant_id=world.demo.pk,
+            candidate=Candidate(
+                content=content,
+                scope=Scope(Level.USER, user_id="alice"),
+                source_type=SourceType.EXPLICIT_USER_REQUEST,
+                type="user_preference",
+            ),
+            actor_label="agent:test",
+        )
+
+    first = write("I prefer short answers.")
+    assert first.decision.kind == "save"
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the write opened a stored memory it had parsed when writing it")
+
+    monkeypatch.setattr(selectors, "decrypt_column", refuse)
+    second = write("I prefer long, detailed answers.")
+    assert second.decision.conflict_with == str(first.memory.pk)
