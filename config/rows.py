@@ -18,10 +18,6 @@ from uuid import UUID
 from django.db import connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 
-# Field types whose database value is the attribute itself when it holds a plain Python value
-# (what get_db_prep_save would return unchanged); any other value still goes through the field.
-_PLAIN_FIELDS = (models.CharField, models.TextField, models.IntegerField, models.FloatField, models.BooleanField)
-_NATIVE_TYPES = frozenset({str, int, float, bool, type(None)})
 _JSON_TYPES = frozenset({dict, list, str, int, float, bool})
 _MISSING = object()
 
@@ -39,11 +35,28 @@ def _standard(field: models.Field, base: type[models.Field]) -> bool:
         and kind.get_db_prep_save is base.get_db_prep_save
         and kind.get_db_prep_value is base.get_db_prep_value
         and kind.get_prep_value is base.get_prep_value
+        and kind.to_python is base.to_python
     )
 
 
-def _plain(value: object, connection: BaseDatabaseWrapper) -> object:
-    return value if type(value) in _NATIVE_TYPES else _MISSING
+def _exactly(*kinds: type) -> Converter:
+    """Values of exactly these types (or None), which the field would store unchanged."""
+    accepted = frozenset({*kinds, type(None)})
+
+    def convert(value: object, connection: BaseDatabaseWrapper) -> object:
+        return value if type(value) in accepted else _MISSING
+
+    return convert
+
+
+_INTEGER = _exactly(int)
+_FLOAT = _exactly(float)
+_BOOLEAN = _exactly(bool)
+
+
+def _text(value: object, connection: BaseDatabaseWrapper) -> object:
+    # A str subclass (the vocabulary's StrEnums) is what CharField.to_python returns for it, unchanged.
+    return value if isinstance(value, str) or value is None else _MISSING
 
 
 def _uuid(value: object, connection: BaseDatabaseWrapper) -> object:
@@ -73,34 +86,46 @@ def _json(field: models.JSONField) -> Converter:
     return convert
 
 
+# Field classes whose database value is the attribute itself when it has one of these types.
+_SIMPLE: tuple[tuple[type[models.Field], Converter], ...] = (
+    (models.CharField, _text),
+    (models.TextField, _text),
+    (models.BooleanField, _BOOLEAN),
+    (models.FloatField, _FLOAT),
+    (models.IntegerField, _INTEGER),
+)
+
+
 def _converter(field: models.Field) -> Converter | None:
     """A shortcut for the field's common values, or None when every value must go through the field."""
     if isinstance(field, models.ForeignKey):
         target = field.target_field
-        if isinstance(target, models.AutoField) or _converter(target) is _plain:
-            return _plain
+        if isinstance(target, models.AutoField):
+            return _INTEGER
         return _uuid if _standard(target, models.UUIDField) else None
-    kind = type(field)
-    if (
-        isinstance(field, _PLAIN_FIELDS)
-        and kind.pre_save is models.Field.pre_save
-        and kind.get_db_prep_save is models.Field.get_db_prep_save
-    ):
-        return _plain
+    for base, convert in _SIMPLE:
+        if isinstance(field, base):
+            return convert if _standard(field, base) else None
     if _standard(field, models.UUIDField):
         return _uuid
-    if _standard(field, models.DateTimeField) and not (field.auto_now or field.auto_now_add):
-        return _aware_datetime
+    if _standard(field, models.DateTimeField):
+        return _aware_datetime  # auto_now(_add) fields: of the value their pre_save sets
     if _standard(field, models.JSONField):
         return _json(field)
     return None
 
 
+def _stamped(field: models.Field) -> bool:
+    """Whether the field sets its own value on insert (auto_now / auto_now_add)."""
+    return bool(getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False))
+
+
 @lru_cache(maxsize=256)
 def _insert_plan(
     model: type[models.Model], rows: int, vendor: str
-) -> tuple[str, tuple[tuple[models.Field, str, Converter | None], ...], bool]:
-    """The INSERT for ``rows`` rows of ``model``; its fields (with attname, converter); whether it returns ids."""
+) -> tuple[str, tuple[tuple[models.Field, str, Converter | None, bool], ...], bool]:
+    """The INSERT for ``rows`` rows of ``model``: its fields (with attname, converter, stamped by pre_save?),
+    and whether it returns ids."""
     meta = model._meta
     auto_pk = isinstance(meta.pk, models.AutoField | models.BigAutoField | models.SmallAutoField)
     fields = tuple(field for field in meta.concrete_fields if not (auto_pk and field is meta.pk))
@@ -111,7 +136,8 @@ def _insert_plan(
     sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES {', '.join([row] * rows)}"  # noqa: S608
     if auto_pk:
         sql += f" RETURNING {quote(meta.pk.column)}"
-    return sql, tuple((field, field.attname, _converter(field)) for field in fields), auto_pk
+    plan = tuple((field, field.attname, _converter(field), _stamped(field)) for field in fields)
+    return sql, plan, auto_pk
 
 
 def insert_rows(instances: Sequence[models.Model], *, using: str = "default") -> None:
@@ -129,8 +155,9 @@ def insert_rows(instances: Sequence[models.Model], *, using: str = "default") ->
     params: list[object] = []
     for instance in instances:
         values = instance.__dict__
-        for field, attname, convert in fields:
-            value = _MISSING if convert is None else convert(values.get(attname, _MISSING), connection)
+        for field, attname, convert, stamped in fields:
+            value = values.get(attname, _MISSING) if not stamped else field.pre_save(instance, True)
+            value = _MISSING if convert is None else convert(value, connection)
             if value is _MISSING:
                 value = field.get_db_prep_save(field.pre_save(instance, True), connection)
             params.append(value)

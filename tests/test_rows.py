@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from audit.models import AuditEvent
 from config.rows import insert_rows
+from governance.vocabulary import Level
 from memories.models import Memory
 
 
@@ -42,6 +43,7 @@ def test_fields_prepare_their_values_as_on_save(world):
     assert memory.created_at is not None and memory.updated_at is not None  # auto_now(_add) filled
     stored = Memory.objects.get(pk=memory.pk)
     assert stored.content == "Alice likes tables" and stored.entity_types == ["EMAIL"]
+    assert (stored.created_at, stored.updated_at) == (memory.created_at, memory.updated_at)
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT content FROM memories_memory WHERE id = %s",
@@ -102,6 +104,8 @@ def test_shortcut_values_equal_what_the_fields_prepare(world):
         (Memory._meta.get_field("conflict_with"), uuid4()),
         (AuditEvent._meta.get_field("tenant"), world.demo.pk),
         (AuditEvent._meta.get_field("actor"), "agent:x"),
+        (AuditEvent._meta.get_field("scope"), Level.USER),  # a StrEnum, stored as its value
+        (Memory._meta.get_field("confidence"), 0.5),
     ]
     for field, value in cases:
         convert = _converter(field)
@@ -119,7 +123,7 @@ def test_values_the_shortcuts_do_not_know_go_through_the_field():
     created_at = AuditEvent._meta.get_field("created_at")
     assert _converter(created_at)(datetime(2026, 1, 1, 12, 0), connection) is _MISSING  # naive
     assert _converter(AuditEvent._meta.get_field("memory_id"))("not-a-uuid", connection) is _MISSING
-    assert _converter(Memory._meta.get_field("created_at")) is None  # auto_now_add: pre_save sets it
+    assert _converter(AuditEvent._meta.get_field("seq"))("7", connection) is _MISSING  # the field casts it
     assert _converter(Memory._meta.get_field("content")) is None  # encrypted: always sealed by the field
 
 
