@@ -63,12 +63,15 @@ class Command(BaseCommand):
         _, key = agent_key_create(tenant=tenant, name="bench", actor="bench_write")
         rows: list[tuple[str, list[float]]] = []
         counter = iter(range(10**9))
+        # Each size is measured with its own 500 subjects, each of whom has written once: a write
+        # reads its subject's scope, so every size starts from scopes of the same size.
+        subjects = ["first"]
 
         def candidate(i: int) -> Candidate:
             n = next(counter)
             return Candidate(
                 content=TEXTS[n % len(TEXTS)].format(n=n),
-                scope=Scope(Level.USER, user_id=f"user-{n % SUBJECTS}"),
+                scope=Scope(Level.USER, user_id=f"user-{subjects[0]}-{n % SUBJECTS}"),
                 source_type=SourceType.EXPLICIT_USER_REQUEST,
                 type=MemoryType.USER_PREFERENCE,
                 confidence=0.9,
@@ -113,7 +116,7 @@ class Command(BaseCommand):
                 memory = memory_create(
                     tenant_id=tenant.pk,
                     new=NewMemory(
-                        scope=Scope(Level.USER, user_id=f"user-{i % SUBJECTS}"),
+                        scope=Scope(Level.USER, user_id=f"user-first-{i % SUBJECTS}"),
                         type="user_preference",
                         content=TEXTS[i % len(TEXTS)].format(n=i),
                         source_type="explicit_user_request",
@@ -130,7 +133,7 @@ class Command(BaseCommand):
                 memory = memory_create(
                     tenant_id=tenant.pk,
                     new=NewMemory(
-                        scope=Scope(Level.USER, user_id=f"user-{i % SUBJECTS}"),
+                        scope=Scope(Level.USER, user_id=f"user-first-{i % SUBJECTS}"),
                         type="user_preference",
                         content=TEXTS[i % len(TEXTS)].format(n=i),
                         source_type="explicit_user_request",
@@ -153,6 +156,8 @@ class Command(BaseCommand):
 
         for size in [int(s) for s in sizes.split(",") if s]:
             self._grow_to(tenant.pk, size)
+            subjects[0] = str(size)
+            _timed(service_write, SUBJECTS)  # their first writes (keys created), untimed
             service = _timed(service_write, writes)
             rows.append((f"pipeline via service @ {size:,} stored", service))
             rows.append((f"pipeline via HTTP    @ {size:,} stored", _timed(http_write, writes)))
