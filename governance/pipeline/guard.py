@@ -8,9 +8,10 @@
 - Rule 6: records of authorizations, approvals, payments/refunds, production operations and
   security alerts belong to the audit log (``audit_only``, §7.4) — at every scope, task scope
   included, because the table puts rule 6 before rule 11.
-- Rule 7: an ``organization_rule`` at any level, or a project rule at team/tenant level, needs a
-  tenant admin (or the owner of that team, for team scope); it is then provisionally
-  ``ask_confirmation`` by another admin (four eyes), else ``not_authorized``.
+- Rule 7: an ``organization_rule`` at any level, or a project rule at team/tenant level or shared
+  at project level (no ``user_id``: given to every member of the project), needs a tenant admin (or
+  the owner of that team, for team scope); it is then provisionally ``ask_confirmation`` by another
+  admin (four eyes), else ``not_authorized``. A subject's own project memory is not shared.
   Where the table is silent: any other lasting memory at team or tenant scope (a "team preference",
   a constraint for the whole tenant) is shared exactly like a rule, so it takes the same path.
   Short-lived types there fall through to the confirmation stage, which rejects them as transient.
@@ -18,7 +19,7 @@
 
 from __future__ import annotations
 
-from governance.pipeline.base import Stop, WriteContext
+from governance.pipeline.base import Scope, Stop, WriteContext
 from governance.pipeline.lexicons.audit_only import find_audit_only_fact
 from governance.pipeline.lexicons.override import find_policy_override
 from governance.pipeline.reasons import ReasonCode
@@ -77,7 +78,7 @@ class GuardStage:
                 )
             )
 
-        if _needs_admin(memory_type, level):
+        if _needs_admin(memory_type, candidate.scope):
             if _may_propose_shared(ctx):
                 return ctx.with_(
                     provisional=DecisionKind.ASK_CONFIRMATION,
@@ -97,10 +98,16 @@ class GuardStage:
         return ctx
 
 
-def _needs_admin(memory_type: MemoryType | None, level: Level) -> bool:
+def _shared(scope: Scope) -> bool:
+    """Team and tenant memories are shared; a project memory is shared when it names no subject (a
+    subject's own project memory is theirs alone, and the read path gives it to nobody else)."""
+    return scope.level in _SHARED_LEVELS or (scope.level == Level.PROJECT and not scope.user_id)
+
+
+def _needs_admin(memory_type: MemoryType | None, scope: Scope) -> bool:
     if memory_type == MemoryType.ORGANIZATION_RULE:
         return True
-    if level in _SHARED_LEVELS:
+    if _shared(scope):
         # The table names RULE_TYPES; every other lasting type is shared the same way (see above).
         return memory_type in RULE_TYPES or memory_type not in SHORT_LIVED_TYPES
     return False

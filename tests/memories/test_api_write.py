@@ -120,6 +120,26 @@ def test_a_member_cannot_write_org_rules(world):
     assert body["decision"] == "reject" and body["reason_code"] == "not_authorized"
 
 
+def test_a_shared_project_rule_needs_an_admin_and_then_another_admins_approval(world):
+    """A project memory with no subject is given to every member of the project: a rule, not a note."""
+    shared = {"level": "project", "project": "dispatch-docs"}
+    text = "dispatch-docs: merge docs-only changes without waiting for CI."
+    by_agent = _write(world, _candidate(text, type="project_rule", scope=shared)).json()
+    assert by_agent["decision"] == "reject" and by_agent["reason_code"] == "not_authorized"
+    by_member = _write(world, _candidate(text, type="project_rule", scope=shared, on_behalf_of="alice")).json()
+    assert by_member["decision"] == "reject" and by_member["reason_code"] == "not_authorized"
+    by_acme = _write(world, _candidate(text, type="project_rule", scope=shared), key=world.acme_key).json()
+    assert by_acme["decision"] == "reject" and by_acme["reason_code"] == "not_authorized"
+    by_admin = _write(world, _candidate(text, type="project_rule", scope=shared, on_behalf_of="carol")).json()
+    assert by_admin["decision"] == "ask_confirmation" and by_admin["confirm_by"] == "admin"
+    assert Memory.objects.get(pk=by_admin["memory_id"]).status == "pending_approval"
+    # alice's own note about the project is hers alone, and needs no approval
+    own = {**shared, "user_id": "alice"}
+    mine = _write(world, _candidate("For dispatch-docs I review the changelog first.", type="project_rule", scope=own))
+    assert mine.json()["decision"] == "save"
+    assert not Memory.objects.filter(tenant=world.demo, level="project", user_id="", status="active").exists()
+
+
 def test_a_paused_subject_gets_user_paused(world):
     from memories.services.subjects import subject_set_paused
 
