@@ -76,6 +76,30 @@ class TeamMembership(models.Model):
         ]
 
 
+class Project(models.Model):
+    """A project of the tenant. Its approved rules are read only by its members (deny by default);
+    a person's own memories tagged with a project stay theirs whether or not they are a member."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="projects")
+    slug = models.SlugField(max_length=63)
+    name = models.CharField(max_length=200)
+    members = models.ManyToManyField(Membership, through="ProjectMembership", related_name="projects")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tenant", "slug"], name="project_unique_slug")]
+
+    def __str__(self) -> str:
+        return f"{self.tenant.slug}/{self.slug}"
+
+
+class ProjectMembership(models.Model):
+    project = models.ForeignKey(Project, on_delete=models.CASCADE)
+    membership = models.ForeignKey(Membership, on_delete=models.CASCADE)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["project", "membership"], name="projectmembership_unique")]
+
+
 class AgentClient(models.Model):
     """A service account bound to one tenant. Only a hash of its API key is stored."""
 

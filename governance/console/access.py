@@ -41,6 +41,15 @@ class ConsoleAccess:
     def actor(self) -> str:
         return f"user:{self.membership.user.get_username()}"
 
+    def person(self, membership_id: int) -> Membership:
+        """A person of this console's tenant (404 for anyone else's, as for a missing one)."""
+        membership = (
+            Membership.objects.select_related("user", "tenant").filter(tenant=self.tenant, pk=membership_id).first()
+        )
+        if membership is None:
+            raise Http404("no such person")
+        return membership
+
     @property
     def can_audit(self) -> bool:
         return AUDIT_PERM in self.perms

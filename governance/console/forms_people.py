@@ -44,3 +44,14 @@ class TeamMemberForm(forms.Form):
 class TeamCreateForm(forms.Form):
     slug = forms.SlugField(label=_("Slug"), max_length=63)
     name = forms.CharField(label=_("Name"), max_length=200, required=False)
+
+
+class ProjectCreateForm(forms.Form):
+    slug = forms.SlugField(
+        label=_("Slug"), max_length=63, help_text=_("As agents name it in a request's scope, e.g. dispatch-docs.")
+    )
+    name = forms.CharField(label=_("Name"), max_length=200, required=False)
+
+
+class ProjectMemberForm(forms.Form):
+    membership = forms.IntegerField(min_value=1)

@@ -77,6 +77,13 @@ ADMIN_SECTIONS: list[ConsoleSection] = [
         "people",
     ),
     ConsoleSection(
+        "console:projects",
+        _("Projects"),
+        _("Who is in each project: only its members are given the project's approved rules."),
+        ADMIN_PERM,
+        "projects",
+    ),
+    ConsoleSection(
         "console:metrics",
         _("Metrics and alerts"),
         _("Writes, rejections, sensitive detections, conflicts, cross-scope reads, stale uses, context size."),

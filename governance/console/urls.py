@@ -2,7 +2,15 @@
 
 from django.urls import path
 
-from governance.console import views_agents, views_audit, views_metrics, views_people, views_policy, views_rules
+from governance.console import (
+    views_agents,
+    views_audit,
+    views_metrics,
+    views_people,
+    views_policy,
+    views_projects,
+    views_rules,
+)
 
 app_name = "console"
 
@@ -35,6 +43,14 @@ urlpatterns = [
         "teams/<int:team_id>/members/<int:membership_id>/remove",
         views_people.team_member_remove_view,
         name="team-member-remove",
+    ),
+    path("projects/", views_projects.projects_page, name="projects"),
+    path("projects/create", views_projects.project_create_view, name="project-create"),
+    path("projects/<int:project_id>/members", views_projects.project_member_add_view, name="project-member-add"),
+    path(
+        "projects/<int:project_id>/members/<int:membership_id>/remove",
+        views_projects.project_member_remove_view,
+        name="project-member-remove",
     ),
     path("metrics/", views_metrics.metrics_page, name="metrics"),
 ]

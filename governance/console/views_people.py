@@ -57,15 +57,6 @@ def _page(request: HttpRequest, access: ConsoleAccess, *, status: int = 200, **f
     return render(request, "console/people.html", context, status=status)
 
 
-def _membership(access: ConsoleAccess, membership_id: int) -> Membership:
-    membership = (
-        Membership.objects.select_related("user", "tenant").filter(tenant=access.tenant, pk=membership_id).first()
-    )
-    if membership is None:
-        raise Http404("no such person")
-    return membership
-
-
 def _team(access: ConsoleAccess, team_id: int) -> Team:
     team = Team.objects.filter(tenant=access.tenant, pk=team_id).first()
     if team is None:
@@ -82,7 +73,7 @@ def people(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
 @console_page(ADMIN_PERM)
 @require_POST
 def person_role(request: HttpRequest, access: ConsoleAccess, membership_id: int) -> HttpResponse:
-    membership = _membership(access, membership_id)
+    membership = access.person(membership_id)
     form = RoleForm(request.POST)
     if not form.is_valid():
         return _page(request, access, status=400, error=_("Choose a role."))
@@ -146,7 +137,7 @@ def team_member_add_view(request: HttpRequest, access: ConsoleAccess, team_id: i
     form = TeamMemberForm(request.POST)
     if not form.is_valid():
         return _page(request, access, status=400, error=_("Choose a person."))
-    membership = _membership(access, form.cleaned_data["membership"])
+    membership = access.person(form.cleaned_data["membership"])
     team_add(team=team, membership=membership, is_owner=form.cleaned_data["is_owner"], acting=access.membership)
     messages.success(
         request, _("%(user)s is on team %(team)s.") % {"user": membership.user.get_username(), "team": team.slug}
@@ -160,7 +151,7 @@ def team_member_remove_view(
     request: HttpRequest, access: ConsoleAccess, team_id: int, membership_id: int
 ) -> HttpResponse:
     team = _team(access, team_id)
-    membership = _membership(access, membership_id)
+    membership = access.person(membership_id)
     invalidated = team_remove(team=team, membership=membership, acting=access.membership)
     messages.success(
         request,

@@ -23,9 +23,10 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
-from governance.models import AgentClient, Tenant
+from governance.models import AgentClient, Membership, Project, Tenant
 from governance.pipeline.normalize import normalize_content
-from governance.services.tenancy import agent_key_create, tenant_create
+from governance.services.projects import project_create, project_member_add
+from governance.services.tenancy import agent_key_create, membership_set, tenant_create, user_create
 from governance.vocabulary import Level, MemoryType, SourceType, Status
 from memories.crypto.datakeys import data_key_for, fingerprint_key
 from memories.crypto.envelope import associated_data, seal
@@ -235,6 +236,20 @@ def bench_tenants(*, actor: str) -> tuple[list[Tenant], AgentClient]:
     if agent is None:
         agent, _ = agent_key_create(tenant=tenants[0], name=BENCH_AGENT, actor=actor)
     return tenants, agent
+
+
+def bench_member(tenant: Tenant, subject: str, *, actor: str) -> None:
+    """Make the measured subject a person of the tenant in every bench project, so that its reads are
+    given the projects' shared rules (only members are). Idempotent."""
+    membership = Membership.objects.filter(tenant=tenant, subject_id=subject).first()
+    if membership is None:
+        user = user_create(username=f"{tenant.slug}-{subject}", password=None)
+        membership = membership_set(tenant=tenant, user=user, role="member", subject_id=subject, actor=actor)
+    for slug in PROJECTS:
+        project = Project.objects.filter(tenant=tenant, slug=slug).first() or project_create(
+            tenant=tenant, slug=slug, actor=actor
+        )
+        project_member_add(project=project, membership=membership, actor=actor)
 
 
 def bench_row_count(tenants: list[Tenant]) -> int:

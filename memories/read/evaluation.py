@@ -2,9 +2,10 @@
 
 The file is JSONL; each line is one object with a ``kind``:
 
-``{"kind": "world", "tenants": {"demo": {"teams": {"ai-platform": ["alice", "bob"]}, "members": ["alice",
-"bob", "dave"], "paused": ["frank"]}, …}}`` — once, first: the tenants (by a short name), their members
-(subject ids, each a person with a membership), team memberships, and subjects who paused memory.
+``{"kind": "world", "tenants": {"demo": {"teams": {"ai-platform": ["alice", "bob"]}, "projects": {"ai-wiki":
+["alice"]}, "members": ["alice", "bob", "dave"], "paused": ["frank"]}, …}}`` — once, first: the tenants (by a
+short name), their members (subject ids, each a person with a membership), team and project memberships,
+and subjects who paused memory.
 
 ``{"kind": "memory", "ref": "a-short", "tenant": "demo", "content": "Prefers short answers", "user_id": "alice",
 "level": "user", "type": "user_preference", "source_type": "explicit_user_request", "confidence": 0.9,
@@ -45,6 +46,7 @@ from audit.events import Event
 from audit.models import AuditEvent
 from governance.models import AgentClient, Membership, Tenant
 from governance.pipeline.base import Scope
+from governance.services.projects import project_create, project_member_add
 from governance.services.tenancy import (
     agent_key_create,
     membership_set,
@@ -140,6 +142,10 @@ def _build_world(spec: dict[str, Any], token: str) -> _World:
             team = team_create(tenant=tenant, slug=slug, actor=ACTOR)
             for subject in members:
                 team_member_add(team=team, membership=world.people[(name, subject)], actor=ACTOR)
+        for slug, members in tenant_spec.get("projects", {}).items():
+            project = project_create(tenant=tenant, slug=slug, actor=ACTOR)
+            for subject in members:
+                project_member_add(project=project, membership=world.people[(name, subject)], actor=ACTOR)
         for subject in tenant_spec.get("paused", []):
             subject_set_paused(tenant_id=tenant.pk, user_id=subject, paused=True, actor=ACTOR)
             world.paused.add((name, subject))

@@ -7,9 +7,10 @@ What a subject sees (seed §12.1; DESIGN.md "The read path"):
   the named ``task_id`` — always ``user_id`` = the subject, so a session or task id of another subject
   simply matches nothing;
 - shared rules (``user_id`` blank): tenant level; team level for the teams whose membership names the
-  subject (only the named team, when the request names one); project level for the named project.
-  There is no project membership model yet, so any subject of the tenant may read the approved rules
-  of a project it names;
+  subject (only the named team, when the request names one); project level for the named project
+  when the subject is one of its members (``governance.models.Project``). A subject that is not
+  still gets its own memories of that project: naming a project is how an agent says where the
+  person is working, not a request for somebody else's data;
 - only ``active`` rows whose ``expires_at`` is unset or in the future: pending, paused, archived,
   expired (swept or not) and deleted rows never come back.
 
@@ -36,7 +37,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
-from governance.models import Membership, Team, TeamMembership
+from governance.models import Membership, Project, ProjectMembership, Team, TeamMembership
 from governance.vocabulary import Level, Status
 from memories.access import Caller
 from memories.crypto import DecryptionError
@@ -76,6 +77,7 @@ class ReadGrant:
     user_id: str
     teams: tuple[str, ...] = ()
     project: str = ""
+    project_rules: bool = False  # the subject is a member of ``project``: its shared rules are readable
     session_id: str = ""
     task_id: str = ""
     types: frozenset[str] | None = None  # None: every type
@@ -115,24 +117,35 @@ class ContextCandidate(NamedTuple):
 class SubjectState:
     paused: bool  # the subject paused all memory: nothing is injected
     teams: tuple[str, ...]  # slugs of the teams whose membership names the subject
+    projects: frozenset[str] = frozenset()  # slugs of the projects whose membership names the subject
+
+
+_PAUSED, _TEAM, _PROJECT = 1, 2, 3  # what each row of subject_read_state's statement is
 
 
 def subject_read_state(*, tenant_id: int, user_id: str) -> SubjectState:
-    """Whether the subject paused memory, and its teams, in one round trip (checked on every read, so a
-    pause or a team change applies to the very next read)."""
+    """Whether the subject paused memory, its teams and its projects, in one round trip (checked on
+    every read, so a pause or a membership change applies to the very next read)."""
     qn = connection.ops.quote_name
-    subject, membership, link, team = (model._meta.db_table for model in (Subject, Membership, TeamMembership, Team))
+    subject, membership = qn(Subject._meta.db_table), qn(Membership._meta.db_table)
+    team_link, team = qn(TeamMembership._meta.db_table), qn(Team._meta.db_table)
+    project_link, project = qn(ProjectMembership._meta.db_table), qn(Project._meta.db_table)
     sql = (
-        f"SELECT '', 1 FROM {qn(subject)} WHERE tenant_id = %s AND user_id = %s AND memory_paused = %s"  # noqa: S608
-        f" UNION ALL SELECT t.slug, 0 FROM {qn(link)} l"
-        f" JOIN {qn(membership)} m ON l.membership_id = m.id JOIN {qn(team)} t ON l.team_id = t.id"
+        f"SELECT '', {_PAUSED} FROM {subject} WHERE tenant_id = %s AND user_id = %s AND memory_paused = %s"  # noqa: S608
+        f" UNION ALL SELECT t.slug, {_TEAM} FROM {team_link} l"
+        f" JOIN {membership} m ON l.membership_id = m.id JOIN {team} t ON l.team_id = t.id"
         " WHERE m.tenant_id = %s AND m.subject_id = %s AND t.tenant_id = %s"
+        f" UNION ALL SELECT p.slug, {_PROJECT} FROM {project_link} l"
+        f" JOIN {membership} m ON l.membership_id = m.id JOIN {project} p ON l.project_id = p.id"
+        " WHERE m.tenant_id = %s AND m.subject_id = %s AND p.tenant_id = %s"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [tenant_id, user_id, True, tenant_id, user_id, tenant_id])
+        cursor.execute(sql, [tenant_id, user_id, True, *[tenant_id, user_id, tenant_id] * 2])
         rows = cursor.fetchall()
     return SubjectState(
-        paused=any(flag for _, flag in rows), teams=tuple(sorted(slug for slug, flag in rows if not flag))
+        paused=any(kind == _PAUSED for _, kind in rows),
+        teams=tuple(sorted(slug for slug, kind in rows if kind == _TEAM)),
+        projects=frozenset(slug for slug, kind in rows if kind == _PROJECT),
     )
 
 
@@ -170,6 +183,7 @@ def read_grant_for(*, caller: Caller, scope: ContextScope, types: tuple[str, ...
             user_id=scope.user_id,
             teams=teams,
             project=scope.project,
+            project_rules=bool(scope.project) and scope.project in state.projects,
             session_id=scope.session_id,
             task_id=scope.task_id,
             types=frozenset(types) if types else allowed_types,
@@ -199,7 +213,15 @@ def _marks(count: int) -> str:
 
 @lru_cache(maxsize=256)
 def _candidate_statement(
-    vendor: str, *, project: bool, session: bool, task: bool, teams: int, types: int | None, levels: int | None
+    vendor: str,
+    *,
+    project: bool,
+    project_rules: bool,
+    session: bool,
+    task: bool,
+    teams: int,
+    types: int | None,
+    levels: int | None,
 ) -> str:
     """The candidate query for one shape of grant, written out and kept: building it cost more than running it.
 
@@ -211,6 +233,7 @@ def _candidate_statement(
     shared = [f"{c('level')} = %s"]
     if project:
         own.append(f"({c('level')} IN (%s, %s) AND {c('project')} = %s)")
+    if project_rules:
         shared.append(f"({c('level')} = %s AND {c('project')} = %s)")
     if session:
         own.append(f"({c('level')} = %s AND {c('session_id')} = %s)")
@@ -255,7 +278,7 @@ def _candidate_params(grant: ReadGrant, *, now: datetime, limit: int, db: BaseDa
     if grant.task_id:
         params += [task, grant.task_id]
     params.append(Level.TENANT.value)
-    if grant.project:
+    if grant.project_rules:
         params += [project, grant.project]
     if grant.teams:
         params += [Level.TEAM.value, *grant.teams]
@@ -271,6 +294,7 @@ def _candidate_sql(grant: ReadGrant, *, now: datetime, limit: int, db: BaseDatab
     sql = _candidate_statement(
         db.vendor,
         project=bool(grant.project),
+        project_rules=grant.project_rules,
         session=bool(grant.session_id),
         task=bool(grant.task_id),
         teams=len(grant.teams),

@@ -7,8 +7,9 @@ import pytest
 
 from audit.events import Event
 from audit.models import AuditEvent
-from governance.models import AgentClient, Membership, PolicyVersion, Team
+from governance.models import AgentClient, Membership, PolicyVersion, Project, Team
 from governance.pipeline.base import Candidate, Scope
+from governance.services.projects import project_create
 from governance.services.tenancy import membership_set, user_create
 from governance.vocabulary import Level, MemoryType, Role, SourceType, Status
 from memories.models import Memory
@@ -62,12 +63,16 @@ def get_pages(rule_id, agent_id):
         "/console/policy/",
         "/console/agents/",
         "/console/people/",
+        "/console/projects/",
         "/console/metrics/",
     ]
 
 
 def post_endpoints(world, rule_id):
     agent, team = world.demo_agent.pk, Team.objects.get(tenant=world.demo).pk
+    project = (
+        Project.objects.filter(tenant=world.demo).first() or project_create(tenant=world.demo, slug="docs", actor="t")
+    ).pk
     alice = world.alice.pk
     return [
         (f"/console/rules/{rule_id}/approve", {"reason": ""}),
@@ -85,6 +90,9 @@ def post_endpoints(world, rule_id):
         ("/console/teams/create", {"slug": "new-team"}),
         (f"/console/teams/{team}/members", {"membership": alice}),
         (f"/console/teams/{team}/members/{alice}/remove", {}),
+        ("/console/projects/create", {"slug": "new-project"}),
+        (f"/console/projects/{project}/members", {"membership": alice}),
+        (f"/console/projects/{project}/members/{alice}/remove", {}),
     ]
 
 
@@ -107,8 +115,9 @@ def test_only_this_tenants_admins_may_post(client, world, gina, pending_rule, wh
     """gina is acme's admin: demo's rules, agents, people and teams are missing for her too."""
     person = gina if who == "gina" else getattr(world, who)
     login(client, person)
+    endpoints = post_endpoints(world, pending_rule.pk)
     before = AuditEvent.objects.filter(tenant=world.demo).count()
-    for path, data in post_endpoints(world, pending_rule.pk):
+    for path, data in endpoints:
         if who == "gina" and not any(str(i) in path for i in (pending_rule.pk, world.demo_agent.pk, world.alice.pk)):
             continue  # tenant-wide forms act on gina's own tenant (see the next test)
         assert client.post(path, data).status_code == 404, path
@@ -334,6 +343,34 @@ def test_adding_people_and_teams(client, world):
     assert not team.members.filter(pk=hank.pk).exists()
 
 
+def test_projects_and_their_members(client, world, gina):
+    login(client, world.carol)
+    assert client.post("/console/projects/create", {"slug": "docs", "name": "Docs"}).status_code == 302
+    assert client.post("/console/projects/create", {"slug": "docs"}).status_code == 400  # taken
+    assert client.post("/console/projects/create", {"slug": "not a slug"}).status_code == 400
+    docs = Project.objects.get(tenant=world.demo, slug="docs")
+    assert client.post(f"/console/projects/{docs.pk}/members", {"membership": world.bob.pk}).status_code == 302
+    assert client.post(f"/console/projects/{docs.pk}/members", {"membership": "bob"}).status_code == 400
+    assert client.post(f"/console/projects/{docs.pk}/members", {"membership": world.erin.pk}).status_code == 404
+    assert list(docs.members.all()) == [world.bob]
+    page = client.get("/console/projects/").content.decode()
+    assert 'data-project="docs"' in page and 'data-testid="remove-docs-bob"' in page
+    # acme's admin can neither see nor change demo's project
+    login(client, gina)
+    assert 'data-project="docs"' not in client.get("/console/projects/").content.decode()
+    assert client.post(f"/console/projects/{docs.pk}/members/{world.bob.pk}/remove").status_code == 404
+    assert client.post(f"/console/projects/{docs.pk}/members", {"membership": gina.pk}).status_code == 404
+    login(client, world.carol)
+    assert client.post(f"/console/projects/{docs.pk}/members/{world.bob.pk}/remove").status_code == 302
+    assert not docs.members.exists()
+    changes = AuditEvent.objects.filter(tenant=world.demo, event="membership_changed").values_list("details", flat=True)
+    assert [d["change"] for d in changes if d.get("project") == "docs"] == [
+        "project_created",
+        "project_member",
+        "project_removed",
+    ]
+
+
 # --- Metrics ----------------------------------------------------------------------------------
 
 
@@ -355,6 +392,7 @@ def test_the_pages_speak_chinese(client, world, frank, pending_rule):
         "/console/policy/": "保存为新版本",
         "/console/agents/": "智能体密钥",
         "/console/people/": "人员与团队",
+        "/console/projects/": "还没有项目",
         "/console/metrics/": "按决定统计的写入",
     }
     for path, text in expected.items():

@@ -102,6 +102,29 @@ def test_naming_a_team_the_subject_is_not_in_answers_as_if_empty(world, demo_mem
     assert event.reason_code == "not_team_member" and event.subject_id == "dave"
 
 
+def test_project_rules_reach_the_projects_members_only(world, demo_memories, make_memory):
+    from governance.services.projects import project_create, project_member_add
+
+    rule = "dispatch-docs: push to lab/main and origin/main after committing"
+    make_memory(world.demo, rule, level=Level.PROJECT, project="dispatch-docs", type="project_rule")
+    make_memory(world.acme, f"acme {rule}", level=Level.PROJECT, project="dispatch-docs", type="project_rule")
+    project_member_add(
+        project=project_create(tenant=world.demo, slug="dispatch-docs", actor="t"), membership=world.alice, actor="t"
+    )
+    project_member_add(
+        project=project_create(tenant=world.acme, slug="dispatch-docs", actor="t"), membership=world.erin, actor="t"
+    )
+    body = {"scope": {"user_id": "alice", "project": "dispatch-docs"}, "query": "push after committing"}
+    assert rule in contents(post(world.agent_client(world.demo_key), body))
+    assert rule in contents(post(world.user_client(world.alice), body))
+    bob = {"scope": {"user_id": "bob", "project": "dispatch-docs"}, "query": "push after committing"}
+    assert rule not in contents(post(world.agent_client(world.demo_key), bob))  # in the tenant, not the project
+    assert rule not in contents(post(world.user_client(world.bob), bob))
+    # acme's agent, for acme's member of acme's project of the same name: acme's rule only
+    erin = {"scope": {"user_id": "erin", "project": "dispatch-docs"}, "query": "push after committing"}
+    assert contents(post(world.agent_client(world.acme_key), erin)) == [f"acme {rule}"]
+
+
 def test_a_chinese_query_gets_chinese_labels(world, demo_memories):
     response = post(world.agent_client(world.demo_key), {"scope": {"user_id": "alice"}, "query": "部署步骤"})
     body = response.json()

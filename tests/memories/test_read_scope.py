@@ -9,8 +9,9 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from governance.models import Team
-from governance.services.tenancy import team_create, team_member_add
+from governance.models import Membership, Project, Team
+from governance.services.projects import project_create, project_member_add, project_member_remove
+from governance.services.tenancy import membership_set, team_create, team_member_add, user_create
 from governance.vocabulary import Level, Status
 from memories.access import Caller
 from memories.crypto.datakeys import forget_cached_keys
@@ -39,6 +40,16 @@ def person(membership) -> Caller:
         subject_id=membership.subject_id,
         membership=membership,
     )
+
+
+def join(tenant, slug: str, *members: Membership) -> Project:
+    """The project ``slug`` of ``tenant`` (created if new), with these people added to it."""
+    project = Project.objects.filter(tenant=tenant, slug=slug).first() or project_create(
+        tenant=tenant, slug=slug, actor="test"
+    )
+    for membership in members:
+        project_member_add(project=project, membership=membership, actor="test")
+    return project
 
 
 def visible(caller: Caller, **scope: str) -> list[str]:
@@ -84,6 +95,15 @@ def test_the_sql_filter_itself_keeps_another_tenants_rows_out(world, make_memory
         both("docs rule", level=Level.PROJECT, project="docs", type="project_rule"),
     ]
     demo_team_rule, _ = both("team rule", level=Level.TEAM, team="ai-platform", type="organization_rule")
+    acme_alice = membership_set(
+        tenant=world.acme,
+        user=user_create(username="alice-acme", password=None),
+        role="member",
+        subject_id="alice",
+        actor="test",
+    )
+    join(world.demo, "docs", world.alice)
+    join(world.acme, "docs", acme_alice)
     scope = {"user_id": "alice", "project": "docs", "session_id": "s1"}
     assert sealed_ids(agent(world), **scope) == {demo for demo, _ in rows} | {demo_team_rule}
     assert sealed_ids(agent(world, "acme"), **scope) == {acme for _, acme in rows}  # no team in acme
@@ -138,6 +158,9 @@ def test_task_memories_only_for_the_named_task_and_only_the_subjects_own(world, 
 
 
 def test_project_memories_and_rules_only_for_the_named_project(world, make_memory):
+    join(world.demo, "docs", world.alice)
+    join(world.demo, "wiki", world.alice)
+    join(world.acme, "docs", world.erin)
     make_memory(
         world.demo, "alice docs rule", user_id="alice", level=Level.PROJECT, project="docs", type="project_rule"
     )
@@ -153,6 +176,38 @@ def test_project_memories_and_rules_only_for_the_named_project(world, make_memor
         "shared docs rule",
     ]
     assert visible(agent(world), user_id="alice", project="wiki") == ["shared wiki rule"]
+
+
+def test_project_rules_reach_its_members_only(world, make_memory):
+    join(world.demo, "docs", world.alice)
+    join(world.acme, "docs", world.erin)
+    make_memory(world.demo, "shared docs rule", level=Level.PROJECT, project="docs", type="project_rule")
+    make_memory(world.demo, "bob's own docs note", user_id="bob", level=Level.PROJECT, project="docs")
+    assert visible(agent(world), user_id="alice", project="docs") == ["shared docs rule"]
+    # bob is in the tenant, not in the project: his own memories of it, never its rules
+    assert visible(agent(world), user_id="bob", project="docs") == ["bob's own docs note"]
+    assert visible(person(world.bob), user_id="bob", project="docs") == ["bob's own docs note"]
+    # a subject with no login at all, and the same project slug in another tenant
+    assert visible(agent(world), user_id="agent-made-subject", project="docs") == []
+    assert visible(agent(world, "acme"), user_id="erin", project="docs") == []
+
+
+def test_joining_and_leaving_a_project_apply_at_the_next_read(world, make_memory):
+    docs = join(world.demo, "docs")
+    make_memory(world.demo, "shared docs rule", level=Level.PROJECT, project="docs", type="project_rule")
+    assert visible(agent(world), user_id="bob", project="docs") == []
+    project_member_add(project=docs, membership=world.bob, actor="test")
+    assert visible(agent(world), user_id="bob", project="docs") == ["shared docs rule"]
+    assert project_member_remove(project=docs, membership=world.bob, actor="test") is True
+    assert visible(agent(world), user_id="bob", project="docs") == []
+    assert project_member_remove(project=docs, membership=world.bob, actor="test") is False
+
+
+def test_a_project_cannot_take_a_member_of_another_tenant(world):
+    from governance.services.people import PeopleError
+
+    with pytest.raises(PeopleError):
+        project_member_add(project=join(world.acme, "docs"), membership=world.alice, actor="test")
 
 
 def test_team_rules_reach_members_only(world, make_memory):
@@ -284,6 +339,7 @@ def test_grants_of_the_same_shape_each_get_their_own_rows(world, make_memory):
     make_memory(world.demo, "bob docs", user_id="bob", project="docs")
     make_memory(world.acme, "acme alice docs", user_id="alice", project="docs")
     make_memory(world.demo, "docs rule", level=Level.PROJECT, project="docs", type="project_rule")
+    join(world.demo, "docs", world.alice, world.bob)
     assert visible(agent(world), user_id="alice", project="docs") == ["alice docs", "docs rule"]
     assert visible(agent(world), user_id="alice", project="wiki") == ["alice wiki"]
     assert visible(agent(world), user_id="bob", project="docs") == ["bob docs", "docs rule"]

@@ -19,6 +19,7 @@ from memories.access import Caller
 from memories.read.bench import (
     QUERIES,
     Record,
+    bench_member,
     bench_reset,
     bench_row_count,
     bench_seed,
@@ -93,6 +94,7 @@ class Command(BaseCommand):
 
         caller = Caller(tenant_id=tenants[0].pk, actor=f"agent:{agent.name}", agent=agent)
         subject = user_id_for(0)
+        bench_member(tenants[0], subject, actor="bench")
 
         def context_call(number: int) -> object:
             return memory_context_build(

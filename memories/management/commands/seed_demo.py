@@ -10,8 +10,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from governance.models import AgentClient, Membership, Team, Tenant
+from governance.models import AgentClient, Membership, Project, Team, Tenant
 from governance.pipeline.base import Scope
+from governance.services.projects import project_create, project_member_add
 from governance.services.tenancy import (
     agent_key_create,
     agent_key_rotate,
@@ -42,6 +43,9 @@ PEOPLE = {
 }
 
 # (tenant, key, scope, type, content, source, sensitivity)
+# Projects and their members: only members are given a project's shared rules.
+PROJECTS = {"demo": {"dispatch-docs": ("alice", "bob")}}
+
 MEMORIES = [
     (
         "demo",
@@ -134,6 +138,15 @@ MEMORIES = [
         "low",
     ),
     (
+        "demo",
+        "project-rule",
+        Scope(Level.PROJECT, project="dispatch-docs"),
+        "project_rule",
+        "dispatch-docs: after committing, push to both lab/main and origin/main.",
+        "admin_console",
+        "low",
+    ),
+    (
         "acme",
         "erin-pref",
         Scope(Level.USER, user_id="erin"),
@@ -154,14 +167,17 @@ class Command(BaseCommand):
             for slug, people in PEOPLE.items():
                 for username, role, team_slug, owner in people:
                     self._person(tenants[slug], username, role, team_slug, owner)
+            for slug, projects in PROJECTS.items():
+                for project_slug, usernames in projects.items():
+                    self._project(tenants[slug], project_slug, usernames)
             for tenant_slug, key, scope, type_, content, source, sensitivity in MEMORIES:
                 self._memory(tenants[tenant_slug], key, scope, type_, content, source, sensitivity)
         keys = {slug: self._agent_key(tenant) for slug, tenant in tenants.items()}
         self._pending_confirmation(tenants["demo"])
         self._pending_rule(tenants["demo"])
         self.stdout.write(
-            "Demo people (password memgov-demo): alice, bob (members of ai-platform), carol and frank "
-            "(tenant admins), dave (compliance officer) in 'demo'; erin (member) in 'acme'."
+            "Demo people (password memgov-demo): alice, bob (members of ai-platform and dispatch-docs), "
+            "carol and frank (tenant admins), dave (compliance officer) in 'demo'; erin (member) in 'acme'."
         )
         for slug, key in keys.items():
             self.stdout.write(f"agent key for tenant {slug}: {key}")
@@ -184,6 +200,13 @@ class Command(BaseCommand):
             )
             if not membership.teammembership_set.filter(team=team, is_owner=owner).exists():
                 team_member_add(team=team, membership=membership, is_owner=owner, actor=ACTOR)
+
+    def _project(self, tenant: Tenant, slug: str, usernames: tuple[str, ...]) -> None:
+        project = Project.objects.filter(tenant=tenant, slug=slug).first() or project_create(
+            tenant=tenant, slug=slug, actor=ACTOR
+        )
+        for membership in Membership.objects.filter(tenant=tenant, user__username__in=usernames):
+            project_member_add(project=project, membership=membership, actor=ACTOR)
 
     def _memory(self, tenant: Tenant, key: str, scope: Scope, type_: str, content: str, source: str, sens: str) -> None:
         message_id = f"seed-{key}"

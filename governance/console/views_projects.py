@@ -1,0 +1,99 @@
+"""Projects in the console: create one, add and remove its members (its rules follow at once)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+
+from governance.console.access import ADMIN_PERM, ConsoleAccess, console_page
+from governance.console.forms_people import ProjectCreateForm, ProjectMemberForm
+from governance.console.nav import console_sections_for
+from governance.models import Membership, Project, ProjectMembership
+from governance.services.people import PeopleError
+from governance.services.projects import project_create, project_member_add, project_member_remove
+
+
+def _page(request: HttpRequest, access: ConsoleAccess, *, status: int = 200, **forms: Any) -> HttpResponse:
+    tenant = access.tenant
+    projects = list(Project.objects.filter(tenant=tenant).order_by("slug"))
+    members: dict[int, list[Membership]] = {project.pk: [] for project in projects}
+    links = ProjectMembership.objects.filter(project__tenant=tenant).select_related("membership__user")
+    for link in links.order_by("membership__user__username"):
+        members[link.project_id].append(link.membership)
+    context = {
+        "access": access,
+        "sections": console_sections_for(access),
+        "nav": "console",
+        "console_page": "projects",
+        "projects": [(project, members[project.pk]) for project in projects],
+        "memberships": Membership.objects.filter(tenant=tenant).select_related("user").order_by("user__username"),
+        "project_form": forms.get("project_form") or ProjectCreateForm(),
+        "error": forms.get("error", ""),
+    }
+    return render(request, "console/projects.html", context, status=status)
+
+
+def _project(access: ConsoleAccess, project_id: int) -> Project:
+    project = Project.objects.filter(tenant=access.tenant, pk=project_id).first()
+    if project is None:
+        raise Http404("no such project")
+    return project
+
+
+@console_page(ADMIN_PERM)
+@require_safe
+def projects_page(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
+    return _page(request, access)
+
+
+@console_page(ADMIN_PERM)
+@require_POST
+def project_create_view(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
+    form = ProjectCreateForm(request.POST)
+    if not form.is_valid():
+        return _page(request, access, status=400, project_form=form)
+    slug = form.cleaned_data["slug"]
+    try:
+        project_create(tenant=access.tenant, slug=slug, name=form.cleaned_data["name"], actor=access.actor)
+    except PeopleError:
+        form.add_error("slug", _("A project with that slug exists already."))
+        return _page(request, access, status=400, project_form=form)
+    messages.success(request, _("Project %(project)s created.") % {"project": slug})
+    return redirect("console:projects")
+
+
+@console_page(ADMIN_PERM)
+@require_POST
+def project_member_add_view(request: HttpRequest, access: ConsoleAccess, project_id: int) -> HttpResponse:
+    project = _project(access, project_id)
+    form = ProjectMemberForm(request.POST)
+    if not form.is_valid():
+        return _page(request, access, status=400, error=_("Choose a person."))
+    membership = access.person(form.cleaned_data["membership"])
+    project_member_add(project=project, membership=membership, actor=access.actor)
+    messages.success(
+        request,
+        _("%(user)s is in project %(project)s.") % {"user": membership.user.get_username(), "project": project.slug},
+    )
+    return redirect("console:projects")
+
+
+@console_page(ADMIN_PERM)
+@require_POST
+def project_member_remove_view(
+    request: HttpRequest, access: ConsoleAccess, project_id: int, membership_id: int
+) -> HttpResponse:
+    project = _project(access, project_id)
+    membership = access.person(membership_id)
+    project_member_remove(project=project, membership=membership, actor=access.actor)
+    messages.success(
+        request,
+        _("%(user)s left project %(project)s; its rules are no longer given to them.")
+        % {"user": membership.user.get_username(), "project": project.slug},
+    )
+    return redirect("console:projects")
