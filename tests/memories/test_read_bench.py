@@ -82,3 +82,20 @@ def test_reuse_measures_without_seeding(db, tmp_path):
     _, report = run(tmp_path, "--reuse")
     assert len(report["stages"]) == 1 and report["stages"][0]["rows"] == 340
     assert report["stages"][0]["seed_seconds"] < 5 and report["stages"][0]["langgraph_p50"] > 0
+
+
+def test_the_measured_subject_reads_its_projects_shared_rules(db, tmp_path):
+    """Only members are given a project's shared rules: the bench makes its subject one, so a read
+    ranks the same rows as before projects had members."""
+    run(tmp_path, "--no-langgraph")
+    tenants, agent = bench_tenants(actor="test")
+    caller = Caller(tenant_id=tenants[0].pk, actor="agent:bench-agent", agent=agent)
+
+    def shared_project_rules(subject: str) -> int:
+        scope = ContextScope(user_id=subject, project="dispatch-docs")
+        result = memory_context_build(caller=caller, request=ContextRequest(scope=scope, top_k=50, token_budget=8000))
+        shared = [item for item in result.items if item.level == "project"]
+        return sum(1 for item in shared if Memory.objects.get(pk=item.id).user_id == "")
+
+    assert shared_project_rules("u00000") > 0
+    assert shared_project_rules("u00002") == 0  # another subject of the tenant, not made a member
