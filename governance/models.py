@@ -81,7 +81,7 @@ class Project(models.Model):
     a person's own memories tagged with a project stay theirs whether or not they are a member."""
 
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="projects")
-    slug = models.SlugField(max_length=63)
+    slug = models.CharField(max_length=128)  # exactly as agents name it in a scope (Memory.project)
     name = models.CharField(max_length=200)
     members = models.ManyToManyField(Membership, through="ProjectMembership", related_name="projects")
 

@@ -47,8 +47,12 @@ class TeamCreateForm(forms.Form):
 
 
 class ProjectCreateForm(forms.Form):
-    slug = forms.SlugField(
-        label=_("Slug"), max_length=63, help_text=_("As agents name it in a request's scope, e.g. dispatch-docs.")
+    slug = forms.CharField(
+        label=_("Project id"),
+        max_length=128,
+        # An id, as the audit log records it (letters, digits and _ . : @ / + = # -): no free text.
+        validators=[RegexValidator(r"^[A-Za-z0-9_.:@/+=#-]+$", _("Letters, digits and _ . : @ / + = # - only."))],
+        help_text=_("Exactly as agents name it in a request's scope, e.g. dispatch-docs."),
     )
     name = forms.CharField(label=_("Name"), max_length=200, required=False)
 

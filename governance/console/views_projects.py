@@ -61,7 +61,7 @@ def project_create_view(request: HttpRequest, access: ConsoleAccess) -> HttpResp
     try:
         project_create(tenant=access.tenant, slug=slug, name=form.cleaned_data["name"], actor=access.actor)
     except PeopleError:
-        form.add_error("slug", _("A project with that slug exists already."))
+        form.add_error("slug", _("A project with that id exists already."))
         return _page(request, access, status=400, project_form=form)
     messages.success(request, _("Project %(project)s created.") % {"project": slug})
     return redirect("console:projects")

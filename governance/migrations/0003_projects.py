@@ -14,7 +14,7 @@ def register_existing_projects(apps, schema_editor):
     ProjectMembership = apps.get_model("governance", "ProjectMembership")
     named = Memory.objects.filter(level="project", user_id="").exclude(project="").values_list("tenant_id", "project")
     for tenant_id, slug in sorted(set(named)):
-        project, _ = Project.objects.get_or_create(tenant_id=tenant_id, slug=slug[:63], defaults={"name": slug})
+        project, _ = Project.objects.get_or_create(tenant_id=tenant_id, slug=slug, defaults={"name": slug})
         for membership in Membership.objects.filter(tenant_id=tenant_id):
             ProjectMembership.objects.get_or_create(project=project, membership=membership)
 
@@ -30,7 +30,7 @@ class Migration(migrations.Migration):
             name="Project",
             fields=[
                 ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
-                ("slug", models.SlugField(max_length=63)),
+                ("slug", models.CharField(max_length=128)),
                 ("name", models.CharField(max_length=200)),
                 (
                     "tenant",

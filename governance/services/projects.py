@@ -3,7 +3,8 @@
 Membership is checked on every read (``memories.read.scope``), so adding or removing a person
 takes effect at their very next context call. Removal archives nothing: the project's rules are
 shared and stay; a person's own memories tagged with the project are theirs and stay too.
-Every change is audited in its own transaction.
+Every change is audited in its own transaction, naming the project by its row id: the audit log takes
+ids and codes only, and a project's own id is whatever agents put in a scope.
 """
 
 from __future__ import annotations
@@ -19,13 +20,13 @@ from governance.services.people import PeopleError
 @transaction.atomic
 def project_create(*, tenant: Tenant, slug: str, name: str = "", actor: str) -> Project:
     if Project.objects.filter(tenant=tenant, slug=slug).exists():
-        raise PeopleError("project_exists", "A project with that slug exists already.")
+        raise PeopleError("project_exists", "A project with that id exists already.")
     project = Project.objects.create(tenant=tenant, slug=slug, name=name or slug)
     audit_record(
         tenant_id=tenant.pk,
         event=Event.MEMBERSHIP_CHANGED,
         actor=actor,
-        details={"project": slug, "change": "project_created"},
+        details={"project_id": project.pk, "change": "project_created"},
     )
     return project
 
@@ -54,5 +55,5 @@ def _audit_member(project: Project, membership: Membership, *, change: str, acto
         event=Event.MEMBERSHIP_CHANGED,
         actor=actor,
         subject_id=membership.subject_id,
-        details={"project": project.slug, "change": change},
+        details={"project_id": project.pk, "change": change},
     )

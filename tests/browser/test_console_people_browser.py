@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from playwright.sync_api import Page, expect
 
-from governance.models import AgentClient, Membership
+from governance.models import AgentClient, Membership, Project
 from governance.services.tenancy import user_create
 from governance.vocabulary import Level
 from memories.access import Caller
@@ -59,13 +59,14 @@ def test_project_membership_decides_who_gets_its_rules(page: Page, login, world,
     login(page, "carol")
     page.goto("/console/projects/")
     expect(page.locator(".group__empty")).to_be_visible()
-    page.fill("#id_slug", "docs site")  # not a slug: the form says so, nothing is created
-    page.get_by_role("button", name="Create project").click()
-    expect(page.locator("#id_slug ~ .field__error, .field__error").first).to_be_visible()
     page.fill("#id_slug", "docs-site")
     page.fill("#id_name", "Docs site")
     page.get_by_role("button", name="Create project").click()
     expect(page.locator(".flash")).to_contain_text("Project docs-site created.")
+    page.fill("#id_slug", "docs-site")  # taken: the form says so, nothing more is created
+    page.get_by_role("button", name="Create project").click()
+    expect(page.locator(".field__error").first).to_contain_text("exists already")
+    assert Project.objects.filter(tenant=world.demo).count() == 1
     assert rules_for(world, "bob", "docs-site") == []  # nobody is in it yet
 
     project = page.locator("[data-project=docs-site]")

@@ -347,7 +347,11 @@ def test_projects_and_their_members(client, world, gina):
     login(client, world.carol)
     assert client.post("/console/projects/create", {"slug": "docs", "name": "Docs"}).status_code == 302
     assert client.post("/console/projects/create", {"slug": "docs"}).status_code == 400  # taken
-    assert client.post("/console/projects/create", {"slug": "not a slug"}).status_code == 400
+    assert client.post("/console/projects/create", {"slug": "bad\x01id"}).status_code == 400
+    assert client.post("/console/projects/create", {"slug": "x" * 129}).status_code == 400
+    assert client.post("/console/projects/create", {"slug": "Dispatch Docs"}).status_code == 400  # free text
+    # ids agents name in a scope are not only slugs
+    assert client.post("/console/projects/create", {"slug": "Team/Dispatch.Docs_2"}).status_code == 302
     docs = Project.objects.get(tenant=world.demo, slug="docs")
     assert client.post(f"/console/projects/{docs.pk}/members", {"membership": world.bob.pk}).status_code == 302
     assert client.post(f"/console/projects/{docs.pk}/members", {"membership": "bob"}).status_code == 400
@@ -364,7 +368,7 @@ def test_projects_and_their_members(client, world, gina):
     assert client.post(f"/console/projects/{docs.pk}/members/{world.bob.pk}/remove").status_code == 302
     assert not docs.members.exists()
     changes = AuditEvent.objects.filter(tenant=world.demo, event="membership_changed").values_list("details", flat=True)
-    assert [d["change"] for d in changes if d.get("project") == "docs"] == [
+    assert [d["change"] for d in changes if d.get("project_id") == docs.pk] == [
         "project_created",
         "project_member",
         "project_removed",
