@@ -15,6 +15,7 @@ from typing import Any, Concatenate, ParamSpec
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
 
 from governance.models import Membership, Tenant
 from memories.api.auth import AgentPrincipal
@@ -43,12 +44,9 @@ class ConsoleAccess:
 
     def person(self, membership_id: int) -> Membership:
         """A person of this console's tenant (404 for anyone else's, as for a missing one)."""
-        membership = (
-            Membership.objects.select_related("user", "tenant").filter(tenant=self.tenant, pk=membership_id).first()
+        return get_object_or_404(
+            Membership.objects.select_related("user", "tenant"), tenant=self.tenant, pk=membership_id
         )
-        if membership is None:
-            raise Http404("no such person")
-        return membership
 
     @property
     def can_audit(self) -> bool:

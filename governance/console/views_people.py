@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
@@ -55,13 +55,6 @@ def _page(request: HttpRequest, access: ConsoleAccess, *, status: int = 200, **f
         "error": forms.get("error", ""),
     }
     return render(request, "console/people.html", context, status=status)
-
-
-def _team(access: ConsoleAccess, team_id: int) -> Team:
-    team = Team.objects.filter(tenant=access.tenant, pk=team_id).first()
-    if team is None:
-        raise Http404("no such team")
-    return team
 
 
 @console_page(ADMIN_PERM)
@@ -133,7 +126,7 @@ def team_create_view(request: HttpRequest, access: ConsoleAccess) -> HttpRespons
 @console_page(ADMIN_PERM)
 @require_POST
 def team_member_add_view(request: HttpRequest, access: ConsoleAccess, team_id: int) -> HttpResponse:
-    team = _team(access, team_id)
+    team = get_object_or_404(Team, tenant=access.tenant, pk=team_id)
     form = TeamMemberForm(request.POST)
     if not form.is_valid():
         return _page(request, access, status=400, error=_("Choose a person."))
@@ -150,7 +143,7 @@ def team_member_add_view(request: HttpRequest, access: ConsoleAccess, team_id: i
 def team_member_remove_view(
     request: HttpRequest, access: ConsoleAccess, team_id: int, membership_id: int
 ) -> HttpResponse:
-    team = _team(access, team_id)
+    team = get_object_or_404(Team, tenant=access.tenant, pk=team_id)
     membership = access.person(membership_id)
     invalidated = team_remove(team=team, membership=membership, acting=access.membership)
     messages.success(

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
@@ -38,13 +38,6 @@ def _page(request: HttpRequest, access: ConsoleAccess, *, status: int = 200, **f
     return render(request, "console/projects.html", context, status=status)
 
 
-def _project(access: ConsoleAccess, project_id: int) -> Project:
-    project = Project.objects.filter(tenant=access.tenant, pk=project_id).first()
-    if project is None:
-        raise Http404("no such project")
-    return project
-
-
 @console_page(ADMIN_PERM)
 @require_safe
 def projects_page(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
@@ -70,7 +63,7 @@ def project_create_view(request: HttpRequest, access: ConsoleAccess) -> HttpResp
 @console_page(ADMIN_PERM)
 @require_POST
 def project_member_add_view(request: HttpRequest, access: ConsoleAccess, project_id: int) -> HttpResponse:
-    project = _project(access, project_id)
+    project = get_object_or_404(Project, tenant=access.tenant, pk=project_id)
     form = ProjectMemberForm(request.POST)
     if not form.is_valid():
         return _page(request, access, status=400, error=_("Choose a person."))
@@ -88,7 +81,7 @@ def project_member_add_view(request: HttpRequest, access: ConsoleAccess, project
 def project_member_remove_view(
     request: HttpRequest, access: ConsoleAccess, project_id: int, membership_id: int
 ) -> HttpResponse:
-    project = _project(access, project_id)
+    project = get_object_or_404(Project, tenant=access.tenant, pk=project_id)
     membership = access.person(membership_id)
     project_member_remove(project=project, membership=membership, actor=access.actor)
     messages.success(
