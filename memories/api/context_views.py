@@ -31,7 +31,13 @@ MAX_TEXT = 8000
 class ContextScopeSerializer(serializers.Serializer):
     user_id = serializers.CharField(max_length=128, required=False, help_text="the subject; a person may omit it")
     team = serializers.CharField(max_length=63, required=False, allow_blank=True, default="")
-    project = serializers.CharField(max_length=128, required=False, allow_blank=True, default="")
+    project = serializers.CharField(
+        max_length=128,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="where the subject is working: their own memories of it, and its shared rules if they are a member",
+    )
     session_id = serializers.CharField(max_length=128, required=False, allow_blank=True, default="")
     task_id = serializers.CharField(max_length=128, required=False, allow_blank=True, default="")
 
