@@ -7,7 +7,10 @@ both read this list, so a section appears for exactly the people who may open it
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -103,3 +106,11 @@ def console_sections_for(access: ConsoleAccess) -> list[tuple[str | Promise, lis
         if allowed:
             groups.append((title, allowed))
     return groups
+
+
+def console_render(
+    request: HttpRequest, access: ConsoleAccess, template: str, context: dict[str, Any], status: int = 200
+) -> HttpResponse:
+    """A console page: ``context`` plus what every console page's menu needs."""
+    context = {"access": access, "sections": console_sections_for(access), "nav": "console", **context}
+    return render(request, template, context, status=status)

@@ -4,33 +4,26 @@ to the request that made it (never stored, never in a URL or a flash message), w
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from governance.console.access import ADMIN_PERM, ConsoleAccess, console_page
 from governance.console.forms_people import AgentCreateForm
-from governance.console.nav import console_sections_for
+from governance.console.nav import console_render
 from governance.models import AgentClient
 from governance.selectors.policy import agent_get
 from governance.services.tenancy import agent_key_create, agent_key_revoke, agent_key_rotate
-
-
-def _render(request: HttpRequest, access: ConsoleAccess, template: str, context: dict[str, Any], status: int = 200):
-    context = {"access": access, "sections": console_sections_for(access), "nav": "console", **context}
-    return render(request, template, context, status=status)
 
 
 def _agents_page(
     request: HttpRequest, access: ConsoleAccess, *, form: AgentCreateForm | None = None, status: int = 200
 ):
     agents = AgentClient.objects.filter(tenant=access.tenant).order_by("revoked_at", "name")
-    return _render(
+    return console_render(
         request,
         access,
         "console/agents.html",
@@ -42,7 +35,7 @@ def _agents_page(
 def _key_once(
     request: HttpRequest, access: ConsoleAccess, client: AgentClient, key: str, *, rotated: bool
 ) -> HttpResponse:
-    response = _render(
+    response = console_render(
         request,
         access,
         "console/agent_key.html",

@@ -12,7 +12,6 @@ from typing import Any
 from django.core.exceptions import ImproperlyConfigured
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
-from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
@@ -21,23 +20,16 @@ from audit.selectors import audit_event_search
 from audit.signing import SigningKeyMissing, key_id, public_key_text, signing_key_load
 from governance.console.access import AUDIT_PERM, ConsoleAccess, console_page
 from governance.console.forms_audit import AuditExportForm, AuditSearchForm, SubjectForm
-from governance.console.nav import console_sections_for
+from governance.console.nav import console_render
 from governance.console.subject_requests import erasure_receipt_list, subject_known, subject_memory_count
 from memories.services.export import subject_export
 
 PAGE_SIZE = 50
 
 
-def _render(
-    request: HttpRequest, access: ConsoleAccess, template: str, context: dict[str, Any], status: int = 200
-) -> HttpResponse:
-    context = {"access": access, "sections": console_sections_for(access), "nav": "console", **context}
-    return render(request, template, context, status=status)
-
-
 @console_page()
 def console_home(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
-    return _render(request, access, "console/home.html", {"console_page": "home"})
+    return console_render(request, access, "console/home.html", {"console_page": "home"})
 
 
 @console_page(AUDIT_PERM)
@@ -45,13 +37,15 @@ def console_home(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
 def audit_search(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
     form = AuditSearchForm(request.GET or None)
     if form.is_bound and not form.is_valid():
-        return _render(
+        return console_render(
             request, access, "console/audit_search.html", {"form": form, "console_page": "audit", "page": None}, 400
         )
     filters = form.filters() if form.is_bound else {}
     events = audit_event_search(tenant_id=access.tenant.pk, **filters)
     page = Paginator(events, PAGE_SIZE).get_page(request.GET.get("page"))
-    return _render(request, access, "console/audit_search.html", {"form": form, "page": page, "console_page": "audit"})
+    return console_render(
+        request, access, "console/audit_search.html", {"form": form, "page": page, "console_page": "audit"}
+    )
 
 
 def _signing_status() -> dict[str, str]:
@@ -86,7 +80,7 @@ def audit_export(request: HttpRequest, access: ConsoleAccess) -> HttpResponseBas
                 return audit_export_response(export)
         status = 503 if "signing_error" in signing else 400
     context = {"form": form, "console_page": "export", "api_path": "/api/v1/audit/export", **signing}
-    return _render(request, access, "console/audit_export.html", context, status)
+    return console_render(request, access, "console/audit_export.html", context, status)
 
 
 @console_page(AUDIT_PERM)
@@ -104,7 +98,7 @@ def subject_requests(request: HttpRequest, access: ConsoleAccess) -> HttpRespons
     receipts = erasure_receipt_list(tenant_id=access.tenant.pk, subject_id=subject)
     context["receipts"] = Paginator(receipts, PAGE_SIZE).get_page(request.GET.get("page"))
     status = 400 if form.is_bound and not form.is_valid() else 200
-    return _render(request, access, "console/subjects.html", context, status)
+    return console_render(request, access, "console/subjects.html", context, status)
 
 
 @console_page(AUDIT_PERM)

@@ -7,7 +7,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
@@ -15,7 +14,7 @@ from django.views.decorators.http import require_safe
 from governance.alerting import AlertKind
 from governance.console.access import ADMIN_PERM, ConsoleAccess, console_page
 from governance.console.charts import Chart, Series, bucket_labels, chart_build
-from governance.console.nav import console_sections_for
+from governance.console.nav import console_render
 from governance.selectors.alerts import alerts_recent
 from governance.selectors.metrics import AuditMetrics, Bucket, audit_metrics
 from governance.services.alerts import alert_thresholds_for_tenant
@@ -131,9 +130,6 @@ def metrics_page(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
         for alert in alerts_recent(tenant_id=access.tenant.pk, since=now - timedelta(days=ALERTS_SHOWN_DAYS))
     ]
     context = {
-        "access": access,
-        "sections": console_sections_for(access),
-        "nav": "console",
         "console_page": "metrics",
         "range": chosen,
         "ranges": list(RANGES),
@@ -144,4 +140,4 @@ def metrics_page(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
         "thresholds": thresholds,
         "policy_version": policy_version,
     }
-    return render(request, "console/metrics.html", context)
+    return console_render(request, access, "console/metrics.html", context)

@@ -8,13 +8,13 @@ from typing import Any
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from governance.console.access import ADMIN_PERM, ConsoleAccess, console_page
 from governance.console.forms_people import PersonAddForm, RoleForm, TeamCreateForm, TeamMemberForm
-from governance.console.nav import console_sections_for
+from governance.console.nav import console_render
 from governance.models import Membership, Team, TeamMembership
 from governance.services.people import PeopleError, member_add, member_role_change, team_add, team_new, team_remove
 
@@ -43,9 +43,6 @@ def _page(request: HttpRequest, access: ConsoleAccess, *, status: int = 200, **f
     for link in links.order_by("membership__user__username"):
         by_team.setdefault(link.team_id, []).append(link)
     context = {
-        "access": access,
-        "sections": console_sections_for(access),
-        "nav": "console",
         "console_page": "people",
         "memberships": memberships,
         "teams": [(team, by_team.get(team.pk, [])) for team in teams],
@@ -54,7 +51,7 @@ def _page(request: HttpRequest, access: ConsoleAccess, *, status: int = 200, **f
         "team_form": forms.get("team_form") or TeamCreateForm(),
         "error": forms.get("error", ""),
     }
-    return render(request, "console/people.html", context, status=status)
+    return console_render(request, access, "console/people.html", context, status)
 
 
 @console_page(ADMIN_PERM)

@@ -10,14 +10,14 @@ from typing import Any
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from governance.console.access import ADMIN_PERM, ConsoleAccess, console_page
 from governance.console.forms_policy import AgentRightsForm, PolicyForm, RestoreForm, form_field_for
-from governance.console.nav import console_sections_for
+from governance.console.nav import console_render
 from governance.selectors.policy import agent_get, agents_for_policy, policy_current, policy_history
 from governance.services.policy import PolicyError, agent_rights_set, policy_version_create, policy_version_restore
 
@@ -34,9 +34,6 @@ def _page(
     version, document = policy_current(tenant_id=access.tenant.pk)
     agents = agents_for_policy(tenant_id=access.tenant.pk)
     context: dict[str, Any] = {
-        "access": access,
-        "sections": console_sections_for(access),
-        "nav": "console",
         "console_page": "policy",
         "version": version,
         "form": form or PolicyForm(current=document),
@@ -54,7 +51,7 @@ def _page(
             for agent in agents
         ],
     }
-    return render(request, "console/policy.html", context, status=status)
+    return console_render(request, access, "console/policy.html", context, status)
 
 
 @console_page(ADMIN_PERM)

@@ -6,13 +6,13 @@ from typing import Any
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from governance.console.access import ADMIN_PERM, ConsoleAccess, console_page
 from governance.console.forms_people import ProjectCreateForm, ProjectMemberForm
-from governance.console.nav import console_sections_for
+from governance.console.nav import console_render
 from governance.models import Membership, Project, ProjectMembership
 from governance.services.people import PeopleError
 from governance.services.projects import project_create, project_member_add, project_member_remove
@@ -26,16 +26,13 @@ def _page(request: HttpRequest, access: ConsoleAccess, *, status: int = 200, **f
     for link in links.order_by("membership__user__username"):
         members[link.project_id].append(link.membership)
     context = {
-        "access": access,
-        "sections": console_sections_for(access),
-        "nav": "console",
         "console_page": "projects",
         "projects": [(project, members[project.pk]) for project in projects],
         "memberships": Membership.objects.filter(tenant=tenant).select_related("user").order_by("user__username"),
         "project_form": forms.get("project_form") or ProjectCreateForm(),
         "error": forms.get("error", ""),
     }
-    return render(request, "console/projects.html", context, status=status)
+    return console_render(request, access, "console/projects.html", context, status)
 
 
 @console_page(ADMIN_PERM)

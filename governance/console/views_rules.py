@@ -12,13 +12,13 @@ from typing import Any
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from governance.console.access import ADMIN_PERM, ConsoleAccess, console_page
 from governance.console.forms_rules import ApproveForm, ProposeForm, ReasonForm
-from governance.console.nav import console_sections_for
+from governance.console.nav import console_render
 from governance.pipeline.base import InvalidCandidate
 from governance.selectors.rules import (
     REVOCABLE,
@@ -50,11 +50,6 @@ def _error_message(exc: RuleError) -> str:
     return message() if message else str(exc)
 
 
-def _render(request: HttpRequest, access: ConsoleAccess, template: str, context: dict[str, Any], status: int = 200):
-    context = {"access": access, "sections": console_sections_for(access), "nav": "console", **context}
-    return render(request, template, context, status=status)
-
-
 @console_page(ADMIN_PERM)
 @require_safe
 def rule_queue_page(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
@@ -66,7 +61,7 @@ def rule_queue_page(request: HttpRequest, access: ConsoleAccess) -> HttpResponse
         "approve_form": ApproveForm(),
         "reason_form": ReasonForm(),
     }
-    return _render(request, access, "console/rules.html", context)
+    return console_render(request, access, "console/rules.html", context)
 
 
 def _detail_context(access: ConsoleAccess, memory_id: object) -> dict[str, Any]:
@@ -92,7 +87,7 @@ def _detail_context(access: ConsoleAccess, memory_id: object) -> dict[str, Any]:
 @console_page(ADMIN_PERM)
 @require_safe
 def rule_detail(request: HttpRequest, access: ConsoleAccess, memory_id: object) -> HttpResponse:
-    return _render(request, access, "console/rule_detail.html", _detail_context(access, memory_id))
+    return console_render(request, access, "console/rule_detail.html", _detail_context(access, memory_id))
 
 
 def _refused(
@@ -101,7 +96,7 @@ def _refused(
     context = _detail_context(access, memory_id)
     context.update(forms)
     context["error"] = error
-    return _render(request, access, "console/rule_detail.html", context, status)
+    return console_render(request, access, "console/rule_detail.html", context, status)
 
 
 @console_page(ADMIN_PERM)
@@ -171,9 +166,9 @@ def rule_propose_page(request: HttpRequest, access: ConsoleAccess) -> HttpRespon
     form = ProposeForm(request.POST or None, tenant_id=access.tenant.pk)
     context: dict[str, Any] = {"console_page": "rules", "form": form}
     if request.method != "POST":
-        return _render(request, access, "console/rule_propose.html", context)
+        return console_render(request, access, "console/rule_propose.html", context)
     if not form.is_valid():
-        return _render(request, access, "console/rule_propose.html", context, 400)
+        return console_render(request, access, "console/rule_propose.html", context, 400)
     data = form.cleaned_data
     try:
         result = rule_propose(
@@ -187,12 +182,12 @@ def rule_propose_page(request: HttpRequest, access: ConsoleAccess) -> HttpRespon
         )
     except InvalidCandidate as exc:
         form.add_error("content", exc.message)
-        return _render(request, access, "console/rule_propose.html", context, 400)
+        return console_render(request, access, "console/rule_propose.html", context, 400)
     except RuleError as exc:
         form.add_error("level", _error_message(exc))
-        return _render(request, access, "console/rule_propose.html", context, 400)
+        return console_render(request, access, "console/rule_propose.html", context, 400)
     if result.decision.kind == DecisionKind.ASK_CONFIRMATION and result.memory is not None:
         messages.success(request, _("Proposed. It takes effect once another admin approves it."))
         return redirect("console:rule-detail", memory_id=result.memory.pk)
     context["decision"] = result.decision
-    return _render(request, access, "console/rule_propose.html", context, 422)
+    return console_render(request, access, "console/rule_propose.html", context, 422)
