@@ -8,9 +8,13 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from audit.events import Event
+from audit.models import AuditEvent
+from audit.verify import verify_chain
 from memories.access import Caller
 from memories.models import Memory
 from memories.read.bench import bench_tenants
+from memories.read.bench_parts import STEPS
 from memories.read.context import ContextRequest, memory_context_build
 from memories.read.scope import ContextScope
 
@@ -50,6 +54,27 @@ def test_it_seeds_measures_and_reports(db, tmp_path):
         stage["items"] > 0 and stage["memgov_p99"] > 0 and stage["langgraph_p99"] > 0 for stage in report["stages"]
     )
     assert report["per_user"] == 50 and report["subject"] == "u00000"
+
+
+def test_it_times_each_step_of_a_read_alone(db, tmp_path):
+    text, report = run(tmp_path)
+    assert list(report["parts"]) == list(STEPS)
+    assert all(figures["step_p50"] > 0 for figures in report["parts"].values())
+    table = text.split("each step of the read timed alone", 1)[1]
+    for row in (*STEPS, "whole read (memory_context_build)", "LangGraph SqliteStore.search"):
+        assert f"| {row} |" in table
+
+
+def test_the_recording_step_records_like_a_read(db, tmp_path):
+    """The recording step is the real one: its usage bumps and audit events land like a read's."""
+    tenants, _ = bench_tenants(actor="test")
+    before = AuditEvent.objects.filter(tenant=tenants[0], event=Event.MEMORY_INJECTED).count()
+    _, report = run(tmp_path, "--no-langgraph")
+    after = AuditEvent.objects.filter(tenant=tenants[0], event=Event.MEMORY_INJECTED).count()
+    calls_per_measurement = 3 + 1  # --requests 3, --warmup 1
+    whole_reads = len(report["stages"]) * (calls_per_measurement + 2)  # and two untimed reads per stage
+    assert after - before == whole_reads + calls_per_measurement
+    assert verify_chain(tenant_id=tenants[0].pk).ok
 
 
 def test_seeded_rows_are_real_encrypted_memories(db, tmp_path):

@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
+from django.utils import timezone
 
 from memories.access import Caller
 from memories.read.bench import (
@@ -28,6 +29,7 @@ from memories.read.bench import (
     timed,
     user_id_for,
 )
+from memories.read.bench_parts import read_parts
 from memories.read.context import ContextRequest, memory_context_build
 from memories.read.scope import ContextScope
 
@@ -96,16 +98,16 @@ class Command(BaseCommand):
         subject = user_id_for(0)
         bench_member(tenants[0], subject, actor="bench")
 
-        def context_call(number: int) -> object:
-            return memory_context_build(
-                caller=caller,
-                request=ContextRequest(
-                    scope=ContextScope(user_id=subject, project="dispatch-docs", session_id="s0"),
-                    query=QUERIES[number % len(QUERIES)],
-                    top_k=options["top_k"],
-                    token_budget=options["token_budget"],
-                ),
+        def request_for(number: int) -> ContextRequest:
+            return ContextRequest(
+                scope=ContextScope(user_id=subject, project="dispatch-docs", session_id="s0"),
+                query=QUERIES[number % len(QUERIES)],
+                top_k=options["top_k"],
+                token_budget=options["token_budget"],
             )
+
+        def context_call(number: int) -> object:
+            return memory_context_build(caller=caller, request=request_for(number))
 
         rows: list[dict[str, Any]] = []
         seeded_users = 0
@@ -144,7 +146,18 @@ class Command(BaseCommand):
                 row.update(_summary("langgraph", lang))
             rows.append(row)
 
+        parts = {
+            name: _summary("step", samples)
+            for name, samples in read_parts(
+                caller=caller,
+                request_for=request_for,
+                now=timezone.now(),
+                requests=options["requests"],
+                warmup=options["warmup"],
+            ).items()
+        }
         self._print_table(rows, subject=subject, per_user=per_user, langgraph=store is not None)
+        self._print_parts(parts, rows[-1])
         if options["json"]:
             self.stdout.write(
                 json.dumps(
@@ -157,6 +170,7 @@ class Command(BaseCommand):
                         "token_budget": options["token_budget"],
                         "python_speed_us": round(python_speed(), 2),
                         "stages": rows,
+                        "parts": parts,
                     }
                 )
             )
@@ -180,6 +194,17 @@ class Command(BaseCommand):
             if langgraph:
                 line += f" {row['langgraph_p50']:.2f} | {row['langgraph_p99']:.2f} |"
             self.stdout.write(line)
+
+    def _print_parts(self, parts: dict[str, dict[str, float]], whole: dict[str, Any]) -> None:
+        self.stdout.write(f"each step of the read timed alone, at {whole['rows']:,} rows, milliseconds")
+        self.stdout.write("| step | p50 | p99 |")
+        self.stdout.write("| --- | ---: | ---: |")
+        for name, figures in parts.items():
+            self.stdout.write(f"| {name} | {figures['step_p50']:.2f} | {figures['step_p99']:.2f} |")
+        beside = (("whole read (memory_context_build)", "memgov"), ("LangGraph SqliteStore.search", "langgraph"))
+        for name, prefix in beside:
+            if f"{prefix}_p50" in whole:
+                self.stdout.write(f"| {name} | {whole[f'{prefix}_p50']:.2f} | {whole[f'{prefix}_p99']:.2f} |")
 
 
 def python_speed() -> float:
