@@ -11,18 +11,22 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import connection, transaction
 from django.test import Client
+from django.utils import timezone
 
 from audit.events import Event
 from audit.services import audit_append, audit_fields, audit_record
-from governance.pipeline.base import Candidate, Scope
+from governance.pipeline import run_pipeline
+from governance.pipeline.base import Candidate, Scope, WriteContext
 from governance.recognizers import detect_sensitivity
 from governance.services.tenancy import agent_key_create, tenant_create
 from governance.vocabulary import Level, MemoryType, SourceType
 from memories.crypto.datakeys import data_key_for
 from memories.crypto.envelope import associated_data, seal
+from memories.fingerprints import content_fingerprint
 from memories.models import Memory
 from memories.services.records import NewMemory, memory_create
-from memories.services.write import memory_write
+from memories.services.write import actor_for_write, memory_write
+from memories.write_selectors import existing_in_scope, write_facts
 
 TEXTS = [
     "Remember: I like short answers with a TL;DR line first ({n}).",
@@ -146,6 +150,32 @@ class Command(BaseCommand):
                     [audit_fields(tenant_id=tenant.pk, event=e, actor="bench", memory_id=memory.pk) for e in events]
                 )
 
+        def read_what_it_needs(i: int) -> None:
+            """The two statements a write runs before deciding: policy, role and consent; its scope's memories."""
+            c = candidate(i)
+            write_facts(tenant_id=tenant.pk, person=c.scope.user_id, subject=c.scope.user_id, session_id="")
+            existing_in_scope(tenant_id=tenant.pk, scope=c.scope, now=timezone.now())
+
+        def decide(i: int) -> None:
+            """The pipeline alone (classification … TTL) on what those statements returned: no database."""
+            c = candidate(i)
+            facts = write_facts(tenant_id=tenant.pk, person=c.scope.user_id, subject=c.scope.user_id, session_id="")
+            existing = existing_in_scope(tenant_id=tenant.pk, scope=c.scope, now=timezone.now())
+            started = time.perf_counter()
+            run_pipeline(
+                WriteContext(
+                    candidate=c,
+                    actor=actor_for_write(tenant_id=tenant.pk, scope=c.scope, on_behalf_of="", facts=facts),
+                    policy=facts.policy,
+                    now=timezone.now(),
+                    fingerprint=content_fingerprint(tenant_id=tenant.pk, content=c.content),
+                    existing=existing,
+                )
+            )
+            deciding.append((time.perf_counter() - started) * 1000)
+
+        deciding: list[float] = []
+
         # Steady state: every subject of the run has written before, so its data key exists and is
         # cached. (A subject's first write also creates its key: a one-time cost, timed separately.)
         first_writes = _timed(service_write, SUBJECTS)
@@ -168,6 +198,9 @@ class Command(BaseCommand):
         }
         rows.extend(parts.items())
         rows.append(("(all a save stores: 2 rows + 3 events)", _timed(store_as_a_save_does, writes)))
+        rows.append(("(reading what the pipeline needs: 2 statements)", _timed(read_what_it_needs, writes)))
+        _timed(decide, writes)
+        rows.append(("(deciding: run_pipeline, no database)", deciding))
         rows.append((f"first write of a new subject (x{SUBJECTS})", first_writes))
 
         self.stdout.write(f"{'measurement':42} {'p50 ms':>8} {'p99 ms':>8} {'ops/s':>8}")
@@ -183,7 +216,6 @@ class Command(BaseCommand):
 
     def _grow_to(self, tenant_id: int, size: int) -> None:
         """Bulk-insert synthetic memories (sealed for real) until the tenant holds ``size``."""
-        from memories.fingerprints import content_fingerprint
 
         have = Memory.objects.filter(tenant_id=tenant_id).count()
         batch: list[Memory] = []
