@@ -21,7 +21,7 @@ from memories.views._base import person_required
 @require_http_methods(["GET", "POST"])
 @person_required
 def commands_view(request: HttpRequest, person: Caller) -> HttpResponse:
-    form = CommandForm(request.POST or None)
+    form = CommandForm(request.POST if request.method == "POST" else None)
     context: dict[str, object] = {
         "form": form,
         "examples": EXAMPLES,

@@ -25,7 +25,7 @@ def _back_to(memory_id: object) -> HttpResponse:
 @person_required
 def memory_edit_view(request: HttpRequest, person: Caller, memory_id: str) -> HttpResponse:
     memory = own_memory(person, memory_id)
-    form = EditForm(request.POST or None, initial={"content": memory.content})
+    form = EditForm(request.POST if request.method == "POST" else None, initial={"content": memory.content})
     if request.method == "POST" and form.is_valid():
         try:
             memory_edit(
@@ -41,7 +41,8 @@ def memory_edit_view(request: HttpRequest, person: Caller, memory_id: str) -> Ht
         else:
             messages.success(request, _("Saved as a new version. The earlier one is kept in its history."))
             return _back_to(memory.pk)
-    return render(request, "memories/edit.html", {"memory": memory, "form": form, "nav": "list"})
+    status = 400 if form.errors else 200  # refused content too: the person has something to fix
+    return render(request, "memories/edit.html", {"memory": memory, "form": form, "nav": "list"}, status=status)
 
 
 @require_http_methods(["GET", "POST"])

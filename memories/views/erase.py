@@ -17,7 +17,7 @@ from memories.views._base import person_required
 @require_http_methods(["GET", "POST"])
 @person_required
 def erase_view(request: HttpRequest, person: Caller) -> HttpResponse:
-    form = EraseForm(request.POST or None)
+    form = EraseForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         receipt = subject_erase(tenant_id=person.tenant_id, user_id=person.subject_id or "", actor=person.actor)
         return redirect("erase-receipt", receipt_id=receipt.pk)

@@ -27,7 +27,7 @@ def agent_context_preview(*, person: Caller, query: str, project: str = "", sess
 @person_required
 def preview_view(request: HttpRequest, person: Caller) -> HttpResponse:
     """POST, so the query (which may say something personal) never lands in a URL or access log."""
-    form = PreviewForm(request.POST or None)
+    form = PreviewForm(request.POST if request.method == "POST" else None)
     context: dict[str, Any] = {"form": form, "nav": "preview"}
     if request.method == "POST" and form.is_valid():
         context["preview"] = agent_context_preview(
@@ -37,4 +37,4 @@ def preview_view(request: HttpRequest, person: Caller) -> HttpResponse:
             session_id=form.cleaned_data["session_id"],
         )
         context["paused"] = subject_is_paused(tenant_id=person.tenant_id, user_id=person.subject_id or "")
-    return render(request, "memories/preview.html", context)
+    return render(request, "memories/preview.html", context, status=400 if form.errors else 200)

@@ -35,7 +35,7 @@ def test_edit_makes_a_new_version(world, alice_pref):
 def test_edit_refuses_restricted_data_without_echoing_it(world, alice_pref):
     secret = "my password is Hunter2-Secret!"
     response = _login(world.alice).post(f"/memories/{alice_pref.id}/edit", {"content": secret})
-    assert response.status_code == 200
+    assert response.status_code == 400
     page = response.content.decode()
     assert "Not saved" in page and "never stored" in page
     alice_pref.refresh_from_db()
@@ -56,8 +56,8 @@ def test_edit_refuses_high_sensitivity_in_a_long_term_scope(world, alice_pref):
 
 def test_edit_validates_input(world, alice_pref):
     alice = _login(world.alice)
-    assert alice.post(f"/memories/{alice_pref.id}/edit", {"content": ""}).status_code == 200
-    assert alice.post(f"/memories/{alice_pref.id}/edit", {"content": "x" * 5000}).status_code == 200
+    assert alice.post(f"/memories/{alice_pref.id}/edit", {"content": ""}).status_code == 400
+    assert alice.post(f"/memories/{alice_pref.id}/edit", {"content": "x" * 5000}).status_code == 400
     alice_pref.refresh_from_db()
     assert alice_pref.version == 1
 
