@@ -31,6 +31,8 @@ class FilterForm(forms.Form):
     type = forms.ChoiceField(label=_("Type"), required=False)
     status = forms.ChoiceField(label=_("Status"), required=False)
     scope = forms.ChoiceField(label=_("Scope"), required=False)
+    # One whole group (the overview's "Show all" link); not part of the search form.
+    group = forms.ChoiceField(label=_("Group"), required=False)
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -39,6 +41,7 @@ class FilterForm(forms.Form):
             labels.STATUS_LABELS, LISTABLE_STATUSES, pgettext_lazy("status", "Current")
         )
         self.fields["scope"].choices = _choices(labels.LEVEL_LABELS, Level, pgettext_lazy("scope", "All scopes"))
+        self.fields["group"].choices = [("", "")] + [(key, title) for key, title, _description in labels.GROUPS]
 
 
 class EditForm(forms.Form):

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.functional import Promise
+from django.views.decorators.http import require_http_methods
 
 from memories import labels
 from memories.access import Caller
@@ -18,7 +19,6 @@ from memories.views._base import person_required
 # Cards per group on the overview. Rendering is the cost (a card is ~2 KB of HTML): beyond this a
 # group links to its own page, so a long-time user's page stays fast; search and filters reach all.
 GROUP_LIMIT = 40
-GROUP_KEYS = frozenset(key for key, _title, _description in labels.GROUPS)
 
 
 @dataclass
@@ -46,15 +46,18 @@ def group_memories(memories: list[Memory], *, only: str = "", limit: int | None 
     return list(groups.values())
 
 
+@require_http_methods(["GET", "POST"])
 @person_required
 def memory_list(request: HttpRequest, person: Caller) -> HttpResponse:
     """GET shows everything current; the search form POSTs, so search words never land in a URL.
 
-    Type/status/scope codes (and ``group``, to see one whole group) may come as GET parameters.
+    Type/status/scope codes (and ``group``, to see one whole group) may come as GET parameters. An
+    unknown one is a 400 that names it, above everything current, rather than silently ignored.
     """
-    codes = {key: request.GET.get(key, "") for key in ("type", "status", "scope")}
+    codes = {key: request.GET.get(key, "") for key in ("type", "status", "scope", "group")}
     form = FilterForm(request.POST if request.method == "POST" else codes)
-    filters = form.cleaned_data if form.is_valid() else {}
+    valid = form.is_valid()
+    filters = form.cleaned_data if valid else {}
     status = filters.get("status")
     memories = memory_search_for_subject(
         tenant_id=person.tenant_id,
@@ -64,8 +67,7 @@ def memory_list(request: HttpRequest, person: Caller) -> HttpResponse:
         levels=(filters["scope"],) if filters.get("scope") else (),
         statuses=(status,) if status else LIVE_STATUSES,
     )
-    only = request.GET.get("group", "")
-    only = only if only in GROUP_KEYS else ""
+    only = filters.get("group", "")
     filtered = any(filters.get(key) for key in ("q", "type", "status", "scope"))
     return render(
         request,
@@ -78,4 +80,5 @@ def memory_list(request: HttpRequest, person: Caller) -> HttpResponse:
             "only_group": only,
             "nav": "list",
         },
+        status=200 if valid else 400,
     )

@@ -97,8 +97,10 @@ def test_it_filters_by_type_status_and_scope(client, world, make_memory):
     assert _ids(client.get("/?status=paused").content.decode()) == {str(profile.id)}
     assert _ids(client.get("/?scope=session").content.decode()) == {str(session.id)}
     assert _ids(client.post("/", {"status": "active", "scope": "user"}).content.decode()) == {str(pref.id)}
-    # An unknown code is a form error, not a 500; the page still renders everything.
-    assert client.get("/?type=nonsense").status_code == 200
+    # An unknown code is a 400 that names it, not a 500; the page still renders everything below it.
+    unknown = client.get("/?type=nonsense")
+    assert unknown.status_code == 400 and 'data-testid="filter-errors"' in unknown.content.decode()
+    assert _ids(unknown.content.decode()) == {str(pref.id), str(profile.id), str(session.id)}
 
 
 def test_deleted_memories_are_not_listed_even_when_asked_for(client, world, make_memory):
