@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from governance.alerting import AlertThresholds, alert_thresholds_from_document
 from governance.policy import PolicyDocumentError
-from governance.services.policy import REASON_MAX_CHARS
+from governance.services.policy import MAX_DAYS, MAX_TTL_SECONDS, REASON_MAX_CHARS
 from governance.vocabulary import Level, MemoryType
 from memories.labels import TYPE_LABELS
 
@@ -33,6 +33,12 @@ TOP_LEVEL = {
     "max_content_chars": (_("Longest memory (characters)"), _("Longer candidates are refused.")),
     "max_unused_days": (_("Archive after unused (days)"), _("Memories not used for this many days are archived.")),
     "purge_grace_days": (_("Purge grace period (days)"), _("Deleted content is purged for good after this many days.")),
+}
+TOP_LEVEL_MOST = {
+    "high_sensitivity_ttl": MAX_TTL_SECONDS,
+    "pending_confirmation_ttl": MAX_TTL_SECONDS,
+    "max_unused_days": MAX_DAYS,
+    "purge_grace_days": MAX_DAYS,
 }
 
 ALERT_LABELS = {
@@ -89,12 +95,15 @@ class PolicyForm(forms.Form):
                 label=TYPE_LABELS.get(memory_type, memory_type.value),
                 required=False,
                 min_value=1,
+                max_value=MAX_TTL_SECONDS,
                 help_text=memory_type.value,
                 widget=forms.NumberInput(attrs={"placeholder": _("no expiry")}),
             )
             initial[name] = ttl.get(memory_type.value)
         for key, (label, help_text) in TOP_LEVEL.items():
-            self.fields[key] = forms.IntegerField(label=label, help_text=help_text, min_value=1)
+            self.fields[key] = forms.IntegerField(
+                label=label, help_text=help_text, min_value=1, max_value=TOP_LEVEL_MOST.get(key)
+            )
             initial[key] = current.get(key)
         self.fields["min_inference_confidence"] = forms.FloatField(
             label=_("Minimum inference confidence"),
@@ -154,8 +163,13 @@ class PolicyForm(forms.Form):
 
 
 class RestoreForm(forms.Form):
-    version = forms.IntegerField(min_value=1)
-    reason = forms.CharField(max_length=REASON_MAX_CHARS)
+    version = forms.IntegerField(
+        min_value=1,
+        error_messages={code: _("Choose a version to restore.") for code in ("required", "invalid", "min_value")},
+    )
+    reason = forms.CharField(
+        max_length=REASON_MAX_CHARS, error_messages={"required": _("Give a reason to restore a version.")}
+    )
 
     def clean_reason(self) -> str:
         reason = self.cleaned_data["reason"].strip()

@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from governance.console.access import ADMIN_PERM, ConsoleAccess, console_page
 from governance.console.forms_policy import AgentRightsForm, PolicyForm, RestoreForm, form_field_for
@@ -29,6 +29,7 @@ def _page(
     form: PolicyForm | None = None,
     restore_form: RestoreForm | None = None,
     restore_error: str = "",
+    rights_form: AgentRightsForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
     version, document = policy_current(tenant_id=access.tenant.pk)
@@ -43,7 +44,9 @@ def _page(
         "agents": [
             (
                 agent,
-                AgentRightsForm(
+                rights_form
+                if rights_form is not None and rights_form.prefix == f"a{agent.pk}"
+                else AgentRightsForm(
                     initial={"allowed_types": agent.allowed_types, "allowed_levels": agent.allowed_levels},
                     prefix=f"a{agent.pk}",
                 ),
@@ -55,6 +58,7 @@ def _page(
 
 
 @console_page(ADMIN_PERM)
+@require_http_methods(["GET", "POST"])
 def policy_page(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
     """GET: the policy in force as a form, and its history. POST: save it as a new version."""
     if request.method != "POST":
@@ -81,9 +85,8 @@ def policy_page(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
 def policy_restore(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
     form = RestoreForm(request.POST)
     if not form.is_valid():
-        return _page(
-            request, access, restore_form=form, restore_error=_("Give a reason to restore a version."), status=400
-        )
+        errors = " ".join(error for field_errors in form.errors.values() for error in field_errors)
+        return _page(request, access, restore_form=form, restore_error=errors, status=400)
     try:
         saved = policy_version_restore(
             tenant=access.tenant,
@@ -118,7 +121,7 @@ def agent_rights(request: HttpRequest, access: ConsoleAccess, agent_id: int) -> 
         raise Http404("no such agent")
     form = AgentRightsForm(request.POST, prefix=f"a{client.pk}")
     if not form.is_valid():
-        return _page(request, access, status=400)
+        return _page(request, access, rights_form=form, status=400)
     try:
         agent_rights_set(
             client=client,
@@ -126,7 +129,8 @@ def agent_rights(request: HttpRequest, access: ConsoleAccess, agent_id: int) -> 
             allowed_levels=form.cleaned_data["allowed_levels"],
             actor=access.actor,
         )
-    except PolicyError:
-        return _page(request, access, status=400)
+    except PolicyError as exc:
+        form.add_error(exc.field or None, str(exc))
+        return _page(request, access, rights_form=form, status=400)
     messages.success(request, _("Rights of %(agent)s saved; they apply to its next write.") % {"agent": client.name})
     return redirect(reverse("console:policy") + "#agents")

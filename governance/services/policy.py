@@ -26,6 +26,11 @@ from governance.policy import PolicyDocumentError, snapshot_from_document
 from governance.vocabulary import Level, MemoryType
 
 REASON_MAX_CHARS = 500
+# The longest TTL and day count a saved version may hold: expiries and cut-offs are computed as dates,
+# and Python's dates end in the year 9999 (a larger value makes every write of that type fail).
+# Checked when saving only, so that a version stored before these limits still loads.
+MAX_TTL_SECONDS = 100 * 365 * 86_400
+MAX_DAYS = 100 * 365
 
 
 class PolicyError(ValueError):
@@ -38,8 +43,17 @@ class PolicyError(ValueError):
 
 def policy_document_validate(document: dict[str, Any]) -> None:
     """Raise PolicyDocumentError (its message names the field) unless the document can be in force."""
-    snapshot_from_document(document, version=1)
+    snapshot = snapshot_from_document(document, version=1)
     alert_thresholds_from_document(document)
+    seconds = {f"ttl_by_type.{name}": ttl for name, ttl in snapshot.ttl_by_type.items() if ttl is not None}
+    seconds |= {"high_sensitivity_ttl": snapshot.high_sensitivity_ttl}
+    seconds |= {"pending_confirmation_ttl": snapshot.pending_confirmation_ttl}
+    for name, value in seconds.items():
+        if value > MAX_TTL_SECONDS:
+            raise PolicyDocumentError(f"{name} must be at most {MAX_TTL_SECONDS} seconds (100 years)")
+    for name in ("max_unused_days", "purge_grace_days"):
+        if getattr(snapshot, name) > MAX_DAYS:
+            raise PolicyDocumentError(f"{name} must be at most {MAX_DAYS} days (100 years)")
 
 
 def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
