@@ -13,6 +13,14 @@ from audit.export import ExportFormat, ExportInputError, time_range_parse
 
 # The console calls the range ``start``/``end``; the parser names them as the API does.
 _RANGE_FIELDS = {"from": "start", "to": "end"}
+PAGE_ERROR = _("Page numbers are whole numbers from 1.")
+
+
+def _page_field() -> forms.IntegerField:
+    """``?page=`` of a long list: a whole number from 1 (a page past the end shows the last one)."""
+    return forms.IntegerField(
+        required=False, min_value=1, error_messages={"invalid": PAGE_ERROR, "min_value": PAGE_ERROR}
+    )
 
 
 class _TimeRangeForm(forms.Form):
@@ -45,6 +53,7 @@ class AuditSearchForm(_TimeRangeForm):
     actor = forms.CharField(label=_("Actor"), required=False, max_length=160, help_text=_("e.g. user:alice or alice"))
     memory = forms.UUIDField(label=_("Memory id"), required=False)
     subject = forms.CharField(label=_("Subject id"), required=False, max_length=128)
+    page = _page_field()
 
     field_order = ["event", "actor", "memory", "subject", "start", "end"]
 
@@ -80,3 +89,14 @@ class SubjectForm(forms.Form):
         if any(ord(char) < 32 for char in subject):
             raise forms.ValidationError(_("A subject id has no control characters."))
         return subject
+
+
+class SubjectLookupForm(SubjectForm):
+    """The subject requests page's query string: a subject to look up, and the page of receipts."""
+
+    page = _page_field()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Paging through all receipts names no subject; the lookup form always sends the field.
+        self.fields["subject"].required = "subject" in self.data

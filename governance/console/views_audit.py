@@ -13,13 +13,13 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.utils import timezone
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from audit.export import ExportFormat, audit_export_response, audit_export_start
 from audit.selectors import audit_event_search
 from audit.signing import SigningKeyMissing, key_id, public_key_text, signing_key_load
 from governance.console.access import AUDIT_PERM, ConsoleAccess, console_page
-from governance.console.forms_audit import AuditExportForm, AuditSearchForm, SubjectForm
+from governance.console.forms_audit import AuditExportForm, AuditSearchForm, SubjectForm, SubjectLookupForm
 from governance.console.nav import console_render
 from governance.console.subject_requests import erasure_receipt_list, subject_known, subject_memory_count
 from memories.services.export import subject_export
@@ -28,6 +28,7 @@ PAGE_SIZE = 50
 
 
 @console_page()
+@require_safe
 def console_home(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
     return console_render(request, access, "console/home.html", {"console_page": "home"})
 
@@ -42,7 +43,7 @@ def audit_search(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
         )
     filters = form.filters() if form.is_bound else {}
     events = audit_event_search(tenant_id=access.tenant.pk, **filters)
-    page = Paginator(events, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = Paginator(events, PAGE_SIZE).get_page(form.cleaned_data["page"] if form.is_bound else None)
     return console_render(
         request, access, "console/audit_search.html", {"form": form, "page": page, "console_page": "audit"}
     )
@@ -58,10 +59,11 @@ def _signing_status() -> dict[str, str]:
 
 
 @console_page(AUDIT_PERM)
+@require_http_methods(["GET", "POST"])
 def audit_export(request: HttpRequest, access: ConsoleAccess) -> HttpResponseBase:
     """GET: the form and how to verify. POST: the download, streamed (the same export as the API)."""
     signing = _signing_status()
-    form = AuditExportForm(request.POST or None)
+    form = AuditExportForm(request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST":
         if form.is_valid() and "signing_error" not in signing:
@@ -83,22 +85,28 @@ def audit_export(request: HttpRequest, access: ConsoleAccess) -> HttpResponseBas
     return console_render(request, access, "console/audit_export.html", context, status)
 
 
-@console_page(AUDIT_PERM)
-@require_safe
-def subject_requests(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
-    """Look a subject up (GET ?subject=…): what is held, the export button, their erasure receipts."""
-    form = SubjectForm(request.GET or None)
-    subject = ""
+def _subjects_page(
+    request: HttpRequest, access: ConsoleAccess, form: SubjectForm, *, subject: str = "", page: int | None = None
+) -> HttpResponse:
+    """The subject requests page: the lookup form, the subject's holdings if one is given, the receipts."""
     context: dict[str, Any] = {"form": form, "console_page": "subjects"}
-    if form.is_bound and form.is_valid():
-        subject = form.cleaned_data["subject"]
+    if subject:
         context["subject"] = subject
         context["known"] = subject_known(tenant_id=access.tenant.pk, subject_id=subject)
         context["memory_count"] = subject_memory_count(tenant_id=access.tenant.pk, subject_id=subject)
     receipts = erasure_receipt_list(tenant_id=access.tenant.pk, subject_id=subject)
-    context["receipts"] = Paginator(receipts, PAGE_SIZE).get_page(request.GET.get("page"))
-    status = 400 if form.is_bound and not form.is_valid() else 200
-    return console_render(request, access, "console/subjects.html", context, status)
+    context["receipts"] = Paginator(receipts, PAGE_SIZE).get_page(page)
+    return console_render(request, access, "console/subjects.html", context, 400 if form.errors else 200)
+
+
+@console_page(AUDIT_PERM)
+@require_safe
+def subject_requests(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
+    """Look a subject up (GET ?subject=…): what is held, the export button, their erasure receipts."""
+    form = SubjectLookupForm(request.GET or None)
+    if not form.is_bound or not form.is_valid():
+        return _subjects_page(request, access, form)
+    return _subjects_page(request, access, form, subject=form.cleaned_data["subject"], page=form.cleaned_data["page"])
 
 
 @console_page(AUDIT_PERM)
@@ -107,7 +115,7 @@ def subject_export_download(request: HttpRequest, access: ConsoleAccess) -> Http
     """A data-access request: everything held about the subject as one JSON file (audited)."""
     form = SubjectForm(request.POST)
     if not form.is_valid():
-        return HttpResponse(status=400)
+        return _subjects_page(request, access, form)
     subject = form.cleaned_data["subject"]
     if not subject_known(tenant_id=access.tenant.pk, subject_id=subject):
         raise Http404("no such subject")
