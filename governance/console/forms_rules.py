@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from governance.models import Team
+from governance.models import Project, Team
 from governance.services.rules import REASON_MAX_CHARS
 from governance.vocabulary import Level, MemoryType
 
@@ -60,7 +60,7 @@ class ProposeForm(forms.Form):
     type = forms.ChoiceField(label=_("Kind"), choices=TYPE_CHOICES, initial=MemoryType.ORGANIZATION_RULE.value)
     level = forms.ChoiceField(label=_("Applies to"), choices=SCOPE_CHOICES, initial="tenant")
     team = forms.ChoiceField(label=_("Team"), required=False, choices=())
-    project = forms.SlugField(label=_("Project"), required=False, max_length=128)
+    project = forms.ChoiceField(label=_("Project"), required=False, choices=())
 
     field_order = ["content", "type", "level", "team", "project"]
 
@@ -68,6 +68,11 @@ class ProposeForm(forms.Form):
         super().__init__(*args, **kwargs)
         teams = Team.objects.filter(tenant_id=tenant_id).order_by("slug").values_list("slug", "name")
         self.fields["team"].choices = [("", _("Choose a team"))] + [(slug, f"{name} ({slug})") for slug, name in teams]
+        # Only a registered project has members to give its rules to.
+        projects = Project.objects.filter(tenant_id=tenant_id).order_by("slug").values_list("slug", "name")
+        self.fields["project"].choices = [("", _("Choose a project"))] + [
+            (slug, f"{name} ({slug})") for slug, name in projects
+        ]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -75,7 +80,7 @@ class ProposeForm(forms.Form):
         if level == Level.TEAM and not data.get("team"):
             self.add_error("team", _("Choose the team the rule applies to."))
         if level == Level.PROJECT and not data.get("project"):
-            self.add_error("project", _("Name the project the rule applies to."))
+            self.add_error("project", _("Choose the project the rule applies to."))
         if kind == MemoryType.PROJECT_RULE and level == Level.PROJECT:
             self.add_error("level", _("A project's own rule is an organization rule for that project."))
         return data

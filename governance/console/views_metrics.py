@@ -116,8 +116,10 @@ def metrics_charts(metrics: AuditMetrics) -> list[Chart]:
 @console_page(ADMIN_PERM)
 @require_safe
 def metrics_page(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
-    chosen = request.GET.get("range", DEFAULT_RANGE)
-    if chosen not in RANGES:
+    chosen = request.GET.get("range") or DEFAULT_RANGE
+    range_error = ""
+    if chosen not in RANGES:  # say so, and show the default range below the message
+        range_error = _("Choose a range: %(ranges)s.") % {"ranges": ", ".join(RANGES)}
         chosen = DEFAULT_RANGE
     bucket, count = RANGES[chosen]
     now = timezone.now()
@@ -132,6 +134,7 @@ def metrics_page(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
     context = {
         "console_page": "metrics",
         "range": chosen,
+        "range_error": range_error,
         "ranges": list(RANGES),
         "metrics": metrics,
         "charts": metrics_charts(metrics),
@@ -140,4 +143,4 @@ def metrics_page(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
         "thresholds": thresholds,
         "policy_version": policy_version,
     }
-    return console_render(request, access, "console/metrics.html", context)
+    return console_render(request, access, "console/metrics.html", context, 400 if range_error else 200)

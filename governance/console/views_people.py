@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
@@ -142,6 +142,8 @@ def team_member_remove_view(
 ) -> HttpResponse:
     team = get_object_or_404(Team, tenant=access.tenant, pk=team_id)
     membership = access.person(membership_id)
+    if not TeamMembership.objects.filter(team=team, membership=membership).exists():
+        raise Http404("not on this team")  # nothing to remove: the missing page, as for anyone else's
     invalidated = team_remove(team=team, membership=membership, acting=access.membership)
     messages.success(
         request,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
@@ -80,7 +80,8 @@ def project_member_remove_view(
 ) -> HttpResponse:
     project = get_object_or_404(Project, tenant=access.tenant, pk=project_id)
     membership = access.person(membership_id)
-    project_member_remove(project=project, membership=membership, actor=access.actor)
+    if not project_member_remove(project=project, membership=membership, actor=access.actor):
+        raise Http404("not in this project")  # nothing was removed: the missing page, as for anyone else's
     messages.success(
         request,
         _("%(user)s left project %(project)s; its rules are no longer given to them.")

@@ -14,7 +14,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from governance.console.access import ADMIN_PERM, ConsoleAccess, console_page
 from governance.console.forms_rules import ApproveForm, ProposeForm, ReasonForm
@@ -161,9 +161,10 @@ def rule_revoke_action(request: HttpRequest, access: ConsoleAccess, memory_id: o
 
 
 @console_page(ADMIN_PERM)
+@require_http_methods(["GET", "POST"])
 def rule_propose_page(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
     """GET: the form. POST: the proposal goes through the write pipeline and waits for another admin."""
-    form = ProposeForm(request.POST or None, tenant_id=access.tenant.pk)
+    form = ProposeForm(request.POST if request.method == "POST" else None, tenant_id=access.tenant.pk)
     context: dict[str, Any] = {"console_page": "rules", "form": form}
     if request.method != "POST":
         return console_render(request, access, "console/rule_propose.html", context)

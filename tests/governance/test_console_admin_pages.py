@@ -383,7 +383,7 @@ def test_the_metrics_page_draws_svg_charts(client, world, pending_rule):
     body = page.content.decode()
     assert page.status_code == 200 and body.count("<svg") == 7
     assert page.context["metrics"].totals.asked == 1
-    assert login(client, world.carol).get("/console/metrics/?range=bogus").status_code == 200
+    assert login(client, world.carol).get("/console/metrics/?range=bogus").status_code == 400
 
 
 def test_the_pages_speak_chinese(client, world, frank, pending_rule):
