@@ -24,3 +24,10 @@ def test_the_docs_page_runs_under_the_strict_csp(client, db):
     response = client.get("/api/docs/")
     assert "script-src 'self'" in response["Content-Security-Policy"]
     assert "<script>" not in response.content.decode().replace(" ", "")  # no inline script to block
+
+
+def test_the_schema_names_the_agent_key(client, db):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    scheme = schema["components"]["securitySchemes"]["agentKey"]
+    assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
+    assert {"agentKey": []} in schema["paths"]["/api/v1/memories/write"]["post"]["security"]
