@@ -47,8 +47,19 @@ class MemoryOutSerializer(serializers.Serializer):
         }
 
 
+# The most memories one page may hold: without a cap, ?limit=2**63 reached the database (a 500).
+MAX_PAGE_SIZE = 500
+
+
 class MemoryListQuerySerializer(serializers.Serializer):
-    user_id = serializers.CharField(max_length=128)
+    """The list's query string. ``limit`` and ``offset`` are read again by the paginator; they are
+    checked here so that a bad value is a 400 naming it rather than silently replaced."""
+
+    user_id = serializers.CharField(max_length=128, help_text="the tenant's subject id")
+    limit = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_PAGE_SIZE, help_text="memories per page (default 50)"
+    )
+    offset = serializers.IntegerField(required=False, min_value=0, help_text="how many to skip")
 
 
 class MemoryPatchSerializer(serializers.Serializer):

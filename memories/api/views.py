@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.http import Http404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import LimitOffsetPagination
@@ -37,8 +37,11 @@ def _state_error(exc: MemoryStateError) -> Response:
 
 
 class MemoryListApi(APIView):
+    # Set here (not only in settings) so that the OpenAPI document shows the page envelope and limit/offset.
+    pagination_class = LimitOffsetPagination
+
     @extend_schema(
-        parameters=[OpenApiParameter("user_id", str, required=True, description="the tenant's subject id")],
+        parameters=[MemoryListQuerySerializer],
         responses=MemoryOutSerializer(many=True),
         summary="The active memories of a subject",
     )
@@ -50,7 +53,7 @@ class MemoryListApi(APIView):
         if caller.subject_id is not None and user_id != caller.subject_id:
             raise Http404
         memories = memory_list_active_for_subject(tenant_id=caller.tenant_id, user_id=user_id)
-        paginator = LimitOffsetPagination()
+        paginator = self.pagination_class()
         page = paginator.paginate_queryset(memories, request, view=self)
         return paginator.get_paginated_response(MemoryOutSerializer(page, many=True).data)
 

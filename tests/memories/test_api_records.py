@@ -25,6 +25,22 @@ def test_it_requires_user_id_for_the_list(world):
     assert "user_id" in response.json()["fields"]
 
 
+@pytest.mark.parametrize("params", [{"limit": 2**63}, {"limit": 10**20}, {"limit": 501}, {"limit": 0}, {"offset": -1}])
+def test_a_page_outside_the_bounds_is_a_clear_400(world, alice_pref, params):
+    # Found while fuzzing the API: a limit of 2**63 or more reached the database and was a 500.
+    response = world.agent_client(world.demo_key).get("/api/v1/memories", {"user_id": "alice", **params})
+    assert response.status_code == 400
+    assert list(response.json()["fields"]) == list(params)
+
+
+def test_the_largest_page_lists_only_the_callers_tenant(world, alice_pref, make_memory):
+    make_memory(world.acme, "Prefers emoji", user_id="alice")
+    for key, contents in ((world.demo_key, ["Prefers tables"]), (world.acme_key, ["Prefers emoji"])):
+        response = world.agent_client(key).get("/api/v1/memories", {"user_id": "alice", "limit": 500, "offset": 0})
+        assert response.status_code == 200
+        assert [item["content"] for item in response.json()["results"]] == contents
+
+
 def test_an_agent_of_another_tenant_cannot_list_read_edit_or_delete(world, alice_pref):
     acme = world.agent_client(world.acme_key)
     assert acme.get("/api/v1/memories", {"user_id": "alice"}).json()["results"] == []

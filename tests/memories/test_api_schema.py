@@ -26,6 +26,16 @@ def test_the_docs_page_runs_under_the_strict_csp(client, db):
     assert "<script>" not in response.content.decode().replace(" ", "")  # no inline script to block
 
 
+def test_the_schema_documents_the_lists_page_and_its_bounds(client, db):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    operation = schema["paths"]["/api/v1/memories"]["get"]
+    page = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
+    assert set(schema["components"]["schemas"][page]["properties"]) == {"count", "next", "previous", "results"}
+    bounds = {p["name"]: p["schema"] for p in operation["parameters"]}
+    assert bounds["limit"]["maximum"] == 500 and bounds["offset"]["minimum"] == 0
+    assert bounds["user_id"]["minLength"] == 1
+
+
 def test_the_schema_names_the_agent_key(client, db):
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
     scheme = schema["components"]["securitySchemes"]["agentKey"]
