@@ -192,6 +192,21 @@ def test_malformed_json_is_a_400(world):
     assert response.status_code == 400 and response.json()["error"] == "malformed_json"
 
 
+DEEP_JSON = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize("url", ["/api/v1/memories/write", "/api/v1/memories/context", "/api/v1/commands"])
+def test_json_nested_too_deeply_is_a_400(world, url):
+    # Found by hand beside the fuzz test: the json module's RecursionError went through DRF, a 500.
+    response = world.agent_client(world.demo_key).generic("POST", url, DEEP_JSON, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json() == {
+        "error": "malformed_json",
+        "detail": "JSON parse error - the document is nested too deeply.",
+    }
+    assert not Memory.objects.exists()
+
+
 def test_a_key_limited_to_some_levels_gets_a_400_for_others(world):
     world.demo_agent.allowed_levels = ["session", "task"]
     world.demo_agent.save(update_fields=["allowed_levels"])
