@@ -90,14 +90,19 @@ def test_rollback_to_a_missing_version_is_a_clear_400(world, alice_pref):
     assert "version" in response.json()["fields"]
 
 
-def test_json_nested_too_deeply_is_a_400_and_never_reaches_another_tenants_memory(world, alice_pref):
-    deep = "[" * 100_000 + "]" * 100_000
+UNREADABLE = [
+    ("[" * 100_000 + "]" * 100_000, "application/json"),
+    (b"content=Prefers+lists", "application/x-www-form-urlencoded; charset=punycode"),
+]
+
+
+@pytest.mark.parametrize(("body", "content_type"), UNREADABLE)
+def test_an_unreadable_body_is_a_400_and_never_reaches_another_tenants_memory(world, alice_pref, body, content_type):
     url = f"/api/v1/memories/{alice_pref.id}"
-    own = world.agent_client(world.demo_key)
-    for path in (url, f"{url}/rollback"):
-        method = "PATCH" if path == url else "POST"
-        assert own.generic(method, path, deep, content_type="application/json").json()["error"] == "malformed_json"
-        foreign = world.agent_client(world.acme_key).generic(method, path, deep, content_type="application/json")
+    for method, path in (("PATCH", url), ("POST", f"{url}/rollback")):
+        own = world.agent_client(world.demo_key).generic(method, path, body, content_type=content_type)
+        assert own.status_code == 400 and own.json()["error"] == "malformed_json"
+        foreign = world.agent_client(world.acme_key).generic(method, path, body, content_type=content_type)
         assert foreign.status_code == 404
     alice_pref.refresh_from_db()
     assert alice_pref.content == "Prefers tables" and alice_pref.version == 1

@@ -207,6 +207,26 @@ def test_json_nested_too_deeply_is_a_400(world, url):
     assert not Memory.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("body", "content_type"),
+    [
+        (b"content=remember+I+like+tables", "application/x-www-form-urlencoded; charset=punycode"),
+        (
+            b'--b\r\nContent-Disposition: form-data; name="content"\r\n\r\nremember I like tables\r\n--b--\r\n',
+            "multipart/form-data; boundary=b; charset=idna",
+        ),
+    ],
+)
+def test_a_form_its_charset_cannot_decode_is_a_400(world, body, content_type):
+    # Found by hand beside the fuzz test: DRF's form parsers let the codec's UnicodeError through, a 500.
+    response = world.agent_client(world.demo_key).generic(
+        "POST", "/api/v1/memories/write", body, content_type=content_type
+    )
+    assert response.status_code == 400
+    assert response.json()["error"] == "malformed_json" and "send UTF-8" in response.json()["detail"]
+    assert not Memory.objects.exists()
+
+
 def test_a_key_limited_to_some_levels_gets_a_400_for_others(world):
     world.demo_agent.allowed_levels = ["session", "task"]
     world.demo_agent.save(update_fields=["allowed_levels"])
