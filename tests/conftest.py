@@ -3,8 +3,11 @@ a compliance officer, and a member of the other tenant (healthchecks-style base)
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from django.test import TransactionTestCase
@@ -26,6 +29,9 @@ from memories.models import Memory
 from memories.services.records import NewMemory, memory_create
 
 PASSWORD = "test-password-1"
+
+# Hypothesis (under the API fuzz test) caches what it learns; keep that out of the work tree.
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(Path(tempfile.gettempdir()) / "memgov-hypothesis"))
 
 
 def _flush_without_audit_triggers(original: Callable) -> Callable:
