@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from governance.pipeline.base import Stop, WriteContext
+from governance.pipeline.base import PolicySnapshot, Stop, WriteContext
 from governance.vocabulary import SHORT_TERM_LEVELS, DecisionKind, Level, MemoryType, Sensitivity
 
 _SCOPE_DEFAULT_TYPE = {Level.SESSION: MemoryType.TEMPORARY_CONTEXT, Level.TASK: MemoryType.TASK_STATE}
@@ -38,15 +38,35 @@ class RetentionStage:
 
 def expires_at_for(ctx: WriteContext) -> datetime | None:
     """When a memory saved from ``ctx`` expires under the policy, or None for no expiry."""
-    policy, level = ctx.policy, ctx.candidate.scope.level
-    ttl = policy.ttl_by_type.get(ctx.type) if ctx.type else None
+    limits = [ctx.candidate.expires_at] if ctx.candidate.expires_at is not None else []
+    return expiry_under_policy(
+        ctx.policy,
+        level=ctx.candidate.scope.level,
+        type=ctx.type,
+        sensitivity=ctx.sensitivity,
+        now=ctx.now,
+        limits=limits,
+    )
+
+
+def expiry_under_policy(
+    policy: PolicySnapshot,
+    *,
+    level: Level,
+    type: MemoryType | None,
+    sensitivity: Sensitivity,
+    now: datetime,
+    limits: list[datetime] | None = None,
+) -> datetime | None:
+    """The earliest of the policy's TTL for this type and level, the high-sensitivity cap of short-term
+    scopes, and ``limits``; None when none applies. Edits use it too: a new text or type may shorten a
+    memory's life, never lengthen it."""
+    limits = list(limits or ())
+    ttl = policy.ttl_by_type.get(type) if type else None
     if ttl is None and level in _SCOPE_DEFAULT_TYPE:
         ttl = policy.ttl_by_type.get(_SCOPE_DEFAULT_TYPE[level])
-    limits = []
     if ttl is not None:
-        limits.append(ctx.now + timedelta(seconds=ttl))
-    if level in SHORT_TERM_LEVELS and ctx.sensitivity.rank >= Sensitivity.HIGH.rank:
-        limits.append(ctx.now + timedelta(seconds=policy.high_sensitivity_ttl))
-    if ctx.candidate.expires_at is not None:
-        limits.append(ctx.candidate.expires_at)
+        limits.append(now + timedelta(seconds=ttl))
+    if level in SHORT_TERM_LEVELS and sensitivity.rank >= Sensitivity.HIGH.rank:
+        limits.append(now + timedelta(seconds=policy.high_sensitivity_ttl))
     return min(limits, default=None)

@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from governance.pipeline.base import InvalidCandidate
 from memories.access import caller_for, memory_for_caller
 from memories.api.serializers import (
     MemoryListQuerySerializer,
@@ -22,13 +23,13 @@ from memories.api.serializers import (
 )
 from memories.models import Memory
 from memories.selectors import memory_list_active_for_subject
+from memories.services.edits import EditRefused, memory_edit
 from memories.services.records import (
     MemoryStateError,
     memory_delete,
     memory_pause,
     memory_resume,
     memory_rollback,
-    memory_update,
 )
 
 
@@ -64,19 +65,42 @@ class MemoryDetailApi(APIView):
         memory = memory_for_caller(caller_for(request), memory_id)
         return Response(MemoryOutSerializer(memory).data)
 
-    @extend_schema(request=MemoryPatchSerializer, responses=MemoryOutSerializer, summary="Edit: a new version")
+    @extend_schema(
+        request=MemoryPatchSerializer,
+        responses=MemoryOutSerializer,
+        summary="Edit: a new version",
+        description=(
+            "Held to the write pipeline's content rules: content over the policy's limit, a type the key may not "
+            "write, a rule type, a policy override or too-sensitive data answer 400 and change nothing "
+            "(error edit_refused with the reason_code a write would get, and the entity types found)."
+        ),
+    )
     def patch(self, request: Request, memory_id: str) -> Response:
         caller = caller_for(request)
         memory = memory_for_caller(caller, memory_id, change=True)
         data = MemoryPatchSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        new_type = data.validated_data.get("type")
+        allowed = caller.agent.allowed_types if caller.agent is not None else []
+        if new_type is not None and allowed and new_type not in allowed:
+            raise InvalidCandidate("type", f"this agent key may not write {new_type} memories")
         try:
-            memory = memory_update(
+            memory = memory_edit(
                 memory=memory,
                 actor=caller.actor,
                 content=data.validated_data.get("content"),
-                type=data.validated_data.get("type"),
+                type=new_type,
                 reason=data.validated_data.get("reason", ""),
+            )
+        except EditRefused as refused:
+            return Response(
+                {
+                    "error": "edit_refused",
+                    "reason_code": refused.code,
+                    "entity_types": list(refused.entity_types),
+                    "detail": "A write of this change would be rejected; the memory is unchanged.",
+                },
+                status=status.HTTP_400_BAD_REQUEST,
             )
         except MemoryStateError as exc:
             return _state_error(exc)

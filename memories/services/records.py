@@ -173,10 +173,13 @@ def memory_update(
     content: str | None = None,
     type: str | None = None,
     sensitivity: str | None = None,
+    expires_at: datetime | None = None,
     reason: str = "",
     change: str = "edited",
 ) -> Memory:
-    """Change a memory's content or type: a new version, the earlier ones kept for history."""
+    """Change a memory's content or type: a new version, the earlier ones kept for history.
+
+    ``expires_at`` can only bring the expiry forward (see ``memories.services.edits``)."""
     memory = _lock(memory)
     if memory.status not in MUTABLE_STATUSES:
         raise MemoryStateError(f"a {memory.status} memory can't be edited")
@@ -192,6 +195,9 @@ def memory_update(
     if sensitivity is not None:
         memory.sensitivity = sensitivity
         fields.append("sensitivity")
+    if expires_at is not None and (memory.expires_at is None or expires_at < memory.expires_at):
+        memory.expires_at = expires_at
+        fields.append("expires_at")
     memory.version += 1
     memory.save(update_fields=fields)
     _add_version(memory, change=change, actor=actor, reason=reason)

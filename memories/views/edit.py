@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from governance.pipeline.base import InvalidCandidate
 from memories.access import Caller
 from memories.forms import EditForm
 from memories.nlcommands.messages import reason_text
@@ -36,6 +37,8 @@ def memory_edit_view(request: HttpRequest, person: Caller, memory_id: str) -> Ht
             )
         except EditRefused as refused:
             form.add_error("content", _("Not saved: %(reason)s") % {"reason": reason_text(refused.code)})
+        except InvalidCandidate:  # longer than the tenant's policy allows
+            form.add_error("content", _("Not saved: it is longer than your organization allows."))
         except MemoryStateError:
             form.add_error(None, _("This memory can no longer be edited."))
         else:
