@@ -22,8 +22,8 @@ def test_it_prints_every_row_and_the_ratio():
         "AES-GCM seal",
         "record insert + audit append",
         "(all a save stores: 2 rows + 3 events)",
-        "(reading what the pipeline needs: 2 statements)",
-        "(deciding: run_pipeline, no database)",
+        "(the 2 reads before deciding)",
+        "(deciding: run_pipeline alone)",
         "first write of a new subject (x500)",
     ):
         line = next(line for line in text.splitlines() if line.startswith(row))

@@ -198,9 +198,9 @@ class Command(BaseCommand):
         }
         rows.extend(parts.items())
         rows.append(("(all a save stores: 2 rows + 3 events)", _timed(store_as_a_save_does, writes)))
-        rows.append(("(reading what the pipeline needs: 2 statements)", _timed(read_what_it_needs, writes)))
+        rows.append(("(the 2 reads before deciding)", _timed(read_what_it_needs, writes)))
         _timed(decide, writes)
-        rows.append(("(deciding: run_pipeline, no database)", deciding))
+        rows.append(("(deciding: run_pipeline alone)", deciding))
         rows.append((f"first write of a new subject (x{SUBJECTS})", first_writes))
 
         self.stdout.write(f"{'measurement':42} {'p50 ms':>8} {'p99 ms':>8} {'ops/s':>8}")
