@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from bad_input import page_text, refused, shown
 from django.test import Client
 
 from audit.events import Event
@@ -137,24 +138,9 @@ def _state() -> dict[str, Any]:
     }
 
 
-def _text(response) -> str:
-    return response.content.decode()
-
-
-def _shown(data: object) -> str:
-    """A case as a failure message names it (the 100k-character values shortened)."""
-    text = repr(data)
-    return text if len(text) < 120 else text[:100] + f"…({len(text)} chars)"
-
-
 def _refused(client: Client, path: str, data: dict[str, Any], message: str, *, status: int = 400) -> str:
-    """POST ``data``: the status, the message on the page, and not a row changed. Returns the page."""
-    before = _state()
-    response = client.post(path, data)
-    assert response.status_code == status, (path, _shown(data))
-    assert message in _text(response), (path, _shown(data), message)
-    assert _state() == before, (path, _shown(data))
-    return _text(response)
+    """POST ``data``: the status, the message the person can act on, and not a row changed."""
+    return refused(client, path, data, message, state=_state, status=status)
 
 
 # --- Methods --------------------------------------------------------------------------------------
@@ -255,7 +241,7 @@ def test_rules_of_another_tenant_a_persons_memory_and_missing_ids_are_404(world,
         ]
     requests += [("get", "/console/rules/not-a-uuid/", None), ("post", "/console/rules/1/approve", {})]
     _all_missing(_login(scene.frank), requests)
-    page = _text(_login(scene.frank).get("/console/rules/"))
+    page = page_text(_login(scene.frank).get("/console/rules/"))
     assert "Acme ships on Tuesdays." not in page and "Acme secret rule text." not in page
     assert "Alice prefers tables" not in page
 
@@ -273,8 +259,8 @@ def test_agents_of_another_tenant_revoked_and_missing_ones_are_404(world, scene)
     requests.append(("post", "/console/agents/-1/revoke", {}))
     carol = _login(world.carol)
     _all_missing(carol, requests)
-    assert "acme-agent" not in _text(carol.get("/console/agents/"))
-    assert "acme-agent" not in _text(carol.get("/console/policy/"))
+    assert "acme-agent" not in page_text(carol.get("/console/agents/"))
+    assert "acme-agent" not in page_text(carol.get("/console/policy/"))
 
 
 def test_people_teams_and_projects_of_another_tenant_and_missing_ids_are_404(world, scene):
@@ -305,7 +291,7 @@ def test_people_teams_and_projects_of_another_tenant_and_missing_ids_are_404(wor
     ]
     carol = _login(world.carol)
     _all_missing(carol, requests)
-    people, projects = _text(carol.get("/console/people/")), _text(carol.get("/console/projects/"))
+    people, projects = page_text(carol.get("/console/people/")), page_text(carol.get("/console/projects/"))
     assert "erin" not in people and "gina" not in people and "acme-team" not in people
     assert "acme-docs" not in projects and "erin" not in projects
 
@@ -320,14 +306,14 @@ def test_the_compliance_officer_finds_nothing_of_another_tenant(world, scene):
     ):
         response = dave.get("/console/audit/", params)
         assert response.status_code == 200 and response.context["page"].paginator.count == 0, params
-    lookup = _text(dave.get("/console/subjects/", {"subject": "erin"}))
+    lookup = page_text(dave.get("/console/subjects/", {"subject": "erin"}))
     assert "Nothing is held about this subject id" in lookup and 'data-testid="subject-export"' not in lookup
-    assert str(scene.acme_receipt.pk) not in _text(dave.get("/console/subjects/"))
-    missing = _text(dave.get("/console/no-such-page/"))
+    assert str(scene.acme_receipt.pk) not in page_text(dave.get("/console/subjects/"))
+    missing = page_text(dave.get("/console/no-such-page/"))
     before = _state()
     for subject in ("erin", "erin-old", "gina", "nobody"):
         response = dave.post("/console/subjects/export", {"subject": subject})
-        assert (response.status_code, _text(response)) == (404, missing), subject
+        assert (response.status_code, page_text(response)) == (404, missing), subject
     assert _state() == before
 
 
@@ -359,8 +345,8 @@ def test_a_bad_audit_search_is_a_400_naming_what_to_fix(world):
         ({"page": "9" * 100_000}, PAGE_HELP),
     ]:
         response = dave.get("/console/audit/", params)
-        assert response.status_code == 400, _shown(params)
-        assert message in _text(response), _shown(params)
+        assert response.status_code == 400, shown(params)
+        assert message in page_text(response), shown(params)
     for params in ({"page": "999"}, {"page": str(HUGE)}, {"page": ""}, {"utm_source": "mail"}, {"event": ""}):
         response = dave.get("/console/audit/", params)  # past the end: the last page; unknown: ignored
         assert response.status_code == 200 and response.context["page"] is not None, params
@@ -392,7 +378,7 @@ def test_a_bad_subject_lookup_or_export_is_a_400_naming_what_to_fix(world):
         ({"subject": "alice", "page": "0"}, PAGE_HELP),
     ]:
         response = dave.get("/console/subjects/", params)
-        assert response.status_code == 400 and message in _text(response), _shown(params)
+        assert response.status_code == 400 and message in page_text(response), shown(params)
     for data, message in [
         ({}, REQUIRED),
         ({"subject": ""}, REQUIRED),
@@ -406,10 +392,10 @@ def test_paging_through_erasure_receipts_needs_no_subject(world):
     for number in range(51):
         subject_erase(tenant_id=world.demo.pk, user_id=f"gone-{number:02}", actor="t")
     dave = _login(world.dave)
-    first = _text(dave.get("/console/subjects/"))
+    first = page_text(dave.get("/console/subjects/"))
     assert "?page=2" in first
     second = dave.get("/console/subjects/", {"page": "2"})
-    assert second.status_code == 200 and "gone-00" in _text(second) and "gone-00" not in first
+    assert second.status_code == 200 and "gone-00" in page_text(second) and "gone-00" not in first
 
 
 # --- Admin: bad forms -----------------------------------------------------------------------------
@@ -491,7 +477,7 @@ def test_a_bad_policy_is_a_400_naming_the_field(world, scene):
         ({"reason": LONG}, TOO_LONG),
     ]:
         page = _refused(carol, "/console/policy/", valid | changes, message)
-        assert "The policy was not saved." in page, _shown(changes)
+        assert "The policy was not saved." in page, shown(changes)
     _refused(carol, "/console/policy/", {}, "The policy was not saved.")
 
 
@@ -589,9 +575,9 @@ def test_an_unknown_metrics_range_is_a_400_that_lists_the_ranges(world):
     carol = _login(world.carol)
     for params in ({"range": "bogus"}, {"range": LONG}, {"range": "7D"}):
         response = carol.get("/console/metrics/", params)
-        assert response.status_code == 400, _shown(params)
-        assert "Choose a range: 48h, 7d, 30d." in _text(response), _shown(params)
+        assert response.status_code == 400, shown(params)
+        assert "Choose a range: 48h, 7d, 30d." in page_text(response), shown(params)
     for params in ({}, {"range": ""}, {"range": "30d"}, {"utm_source": "mail"}):
         assert carol.get("/console/metrics/", params).status_code == 200, params
     carol.cookies.load({"django_language": "zh-hans"})
-    assert "请选择时间范围：48h, 7d, 30d。" in _text(carol.get("/console/metrics/", {"range": "bogus"}))
+    assert "请选择时间范围：48h, 7d, 30d。" in page_text(carol.get("/console/metrics/", {"range": "bogus"}))

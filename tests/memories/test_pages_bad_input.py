@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from bad_input import page_text, refused, shown
 from django.test import Client
 
 from audit.models import AuditEvent
@@ -100,23 +101,9 @@ def _state() -> dict[str, Any]:
     }
 
 
-def _text(response) -> str:
-    return response.content.decode()
-
-
-def _shown(data: object) -> str:
-    """A case as a failure message names it (the 100k-character values shortened)."""
-    text = repr(data)
-    return text if len(text) < 120 else text[:100] + f"…({len(text)} chars)"
-
-
-def _refused(client: Client, path: str, data: dict[str, Any], message: str, *, status: int = 400) -> None:
+def _refused(client: Client, path: str, data: dict[str, Any], message: str, *, status: int = 400) -> str:
     """POST ``data``: the status, the message the person can act on, and not a row changed."""
-    before = _state()
-    response = client.post(path, data)
-    assert response.status_code == status, (path, _shown(data))
-    assert message in _text(response), (path, _shown(data), message)
-    assert _state() == before, (path, _shown(data))
+    return refused(client, path, data, message, state=_state, status=status)
 
 
 # --- Ids that are not the caller's --------------------------------------------------------------
@@ -156,7 +143,7 @@ def test_a_confirmation_that_is_not_mine_or_not_pending_is_the_missing_404(world
             response = alice.post(f"/inbox/{confirmation.pk}/{action}")
             assert (response.status_code, response.content) == (404, missing.content), (action, confirmation)
     assert _state() == before
-    page = _text(alice.get("/inbox/"))
+    page = page_text(alice.get("/inbox/"))
     assert "Alice prefers short answers" in page
     for other in ("Bob prefers long answers", "Acme alice prefers emoji", "Alice prefers tea"):
         assert other not in page
@@ -264,9 +251,9 @@ def test_rollback_to_a_bad_version_says_so_and_changes_nothing(world, scene):
     ]:
         before = _state()
         response = alice.post(f"/memories/{scene.mine.pk}/rollback", {} if version is None else {"version": version})
-        assert (response.status_code, response["Location"]) == (302, history), _shown(version)
-        assert message in _text(alice.get(history)), _shown(version)
-        assert _state() == before, _shown(version)
+        assert (response.status_code, response["Location"]) == (302, history), shown(version)
+        assert message in page_text(alice.get(history)), shown(version)
+        assert _state() == before, shown(version)
 
 
 def test_session_forms_refuse_a_bad_session_id_with_a_message(world, scene):
@@ -290,7 +277,7 @@ def test_clearing_a_session_clears_only_my_memories_of_it(world, scene, make_mem
         world.demo, "Alice's s1 note", user_id="alice", type="temporary_context", level=Level.SESSION, session_id="s1"
     )
     alice = _login(world.alice)
-    shown = _text(alice.post("/controls/sessions/clear", {"clear-session_id": "s1"}))
+    shown = page_text(alice.post("/controls/sessions/clear", {"clear-session_id": "s1"}))
     assert "Alice&#x27;s s1 note" in shown
     assert "Bob prefers tables too" not in shown and "Acme alice" not in shown
     assert alice.post("/controls/sessions/clear", {"clear-session_id": "s1", "confirm": "on"}).status_code == 302
@@ -322,7 +309,7 @@ def test_a_confirmed_command_never_reaches_memories_that_are_not_mine(world, sce
         "/commands/", {"text": "delete all memories about tables", "confirm": "on", "memory_ids": ids}
     )
     assert response.status_code == 200
-    page = _text(response)
+    page = page_text(response)
     assert "Bob prefers" not in page and "Acme alice" not in page
     assert _state() == before
 
@@ -338,9 +325,9 @@ def test_the_preview_refuses_bad_input_and_shows_only_my_memories(world, scene):
         ({"query": "tables", "session_id": "s" * 129}, TOO_LONG),
     ]:
         _refused(alice, "/preview/", data, message)
-    assert "Alice prefers tables" in _text(alice.post("/preview/", {"query": "tables"}))
+    assert "Alice prefers tables" in page_text(alice.post("/preview/", {"query": "tables"}))
     for extra in ({"project": "acme-docs"}, {"session_id": "s1"}):
-        page = _text(alice.post("/preview/", {"query": "tables"} | extra))
+        page = page_text(alice.post("/preview/", {"query": "tables"} | extra))
         assert "Bob prefers" not in page and "Acme alice" not in page, extra
 
 
@@ -376,13 +363,13 @@ def test_an_unknown_filter_code_is_a_400_that_names_the_filter(world, scene):
         ({"type": "user_preference", "group": "bogus"}, "Group"),
     ]:
         response = alice.get("/", params)
-        assert response.status_code == 400, _shown(params)
-        page = _text(response)
-        assert 'data-testid="filter-errors"' in page and f"{field}: Select a valid choice." in page, _shown(params)
+        assert response.status_code == 400, shown(params)
+        page = page_text(response)
+        assert 'data-testid="filter-errors"' in page and f"{field}: Select a valid choice." in page, shown(params)
         assert "Alice&#x27;s deleted note" not in page and "Bob prefers" not in page
     response = alice.post("/", {"q": "q" * 201})  # a search that is too long is not "everything"
     assert response.status_code == 400
-    assert "Search: Ensure this value has at most 200 characters" in _text(response)
+    assert "Search: Ensure this value has at most 200 characters" in page_text(response)
 
 
 def test_every_filter_shows_only_my_memories_and_unknown_parameters_are_ignored(world, scene):
@@ -396,6 +383,6 @@ def test_every_filter_shows_only_my_memories_and_unknown_parameters_are_ignored(
     ):
         response = alice.get("/", params)
         assert response.status_code == 200, params
-        page = _text(response)
+        page = page_text(response)
         for other in ("Bob prefers", "Acme alice", "Tables need captions", "Alice&#x27;s deleted note"):
             assert other not in page, (params, other)
