@@ -156,6 +156,8 @@ class Command(BaseCommand):
             write_facts(tenant_id=tenant.pk, person=c.scope.user_id, subject=c.scope.user_id, session_id="")
             existing_in_scope(tenant_id=tenant.pk, scope=c.scope, now=timezone.now())
 
+        deciding: list[float] = []  # run_pipeline alone; decide() times it, without the statements before
+
         def decide(i: int) -> None:
             """The pipeline alone (classification … TTL) on what those statements returned: no database."""
             c = candidate(i)
@@ -173,8 +175,6 @@ class Command(BaseCommand):
                 )
             )
             deciding.append((time.perf_counter() - started) * 1000)
-
-        deciding: list[float] = []
 
         # Steady state: every subject of the run has written before, so its data key exists and is
         # cached. (A subject's first write also creates its key: a one-time cost, timed separately.)
