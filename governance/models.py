@@ -65,6 +65,40 @@ class Membership(models.Model):
         return f"{self.user} in {self.tenant} as {self.role}"
 
 
+class Invitation(models.Model):
+    """A tenant admin's offer of a place in the tenant, which the account's owner accepts or declines.
+
+    Addressed to a username that may not exist (yet): creating one tells the admin nothing about
+    accounts outside their tenant, and nobody joins a tenant without saying yes.
+    """
+
+    class State(models.TextChoices):
+        PENDING = "pending"
+        ACCEPTED = "accepted"
+        DECLINED = "declined"
+        WITHDRAWN = "withdrawn"
+        EXPIRED = "expired"
+
+    id = models.UUIDField(primary_key=True, default=new_id, editable=False)
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="invitations")
+    username = models.CharField(max_length=150)
+    role = models.CharField(max_length=32, choices=MEMBERSHIP_ROLES, default=Role.MEMBER.value)
+    subject_id = models.CharField(max_length=128)
+    invited_by = models.CharField(max_length=160)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tenant", "username"], condition=models.Q(state="pending"), name="invitation_one_pending"
+            ),
+        ]
+        indexes = [models.Index(fields=["username", "state"], name="invitation_for_account")]
+
+
 class TeamMembership(models.Model):
     team = models.ForeignKey(Team, on_delete=models.CASCADE)
     membership = models.ForeignKey(Membership, on_delete=models.CASCADE)

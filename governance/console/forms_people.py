@@ -24,8 +24,13 @@ class RoleForm(forms.Form):
     role = forms.ChoiceField(label=_("Role"), choices=ROLE_CHOICES)
 
 
-class PersonAddForm(forms.Form):
-    username = forms.CharField(label=_("Username"), max_length=150, help_text=_("An existing account."))
+class InviteForm(forms.Form):
+    username = forms.CharField(
+        label=_("Username"),
+        max_length=150,
+        validators=[RegexValidator(r"^[^\x00-\x1f]*$", _("No control characters."))],
+        help_text=_("The person's account. They join when they accept the invitation, within 14 days."),
+    )
     role = forms.ChoiceField(label=_("Role"), choices=ROLE_CHOICES, initial="member")
     subject_id = forms.CharField(
         label=_("Subject id"),

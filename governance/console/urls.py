@@ -35,7 +35,12 @@ urlpatterns = [
     path("agents/<int:agent_id>/revoke", views_agents.agent_revoke, name="agent-revoke"),
     path("agents/<int:agent_id>/rotate", views_agents.agent_rotate, name="agent-rotate"),
     path("people/", views_people.people, name="people"),
-    path("people/add", views_people.person_add, name="person-add"),
+    path("people/invite", views_people.person_invite, name="person-invite"),
+    path(
+        "people/invitations/<uuid:invitation_id>/withdraw",
+        views_people.invitation_withdraw_view,
+        name="invitation-withdraw",
+    ),
     path("people/<int:membership_id>/role", views_people.person_role, name="person-role"),
     path("teams/create", views_people.team_create_view, name="team-create"),
     path("teams/<int:team_id>/members", views_people.team_member_add_view, name="team-member-add"),

@@ -1,5 +1,5 @@
-"""People and teams in the console: roles (object permissions follow them), adding an existing
-account, team membership (removal invalidates what the team granted, at once).
+"""People and teams in the console: roles (object permissions follow them), invitations (the person
+joins by accepting), team membership (removal invalidates what the team granted, at once).
 """
 
 from __future__ import annotations
@@ -13,19 +13,22 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from governance.console.access import ADMIN_PERM, ConsoleAccess, console_page
-from governance.console.forms_people import PersonAddForm, RoleForm, TeamCreateForm, TeamMemberForm
+from governance.console.forms_people import InviteForm, RoleForm, TeamCreateForm, TeamMemberForm
 from governance.console.nav import console_render
 from governance.models import Membership, Team, TeamMembership
-from governance.services.people import PeopleError, member_add, member_role_change, team_add, team_new, team_remove
+from governance.selectors.invitations import invitation_open_for_tenant, invitations_open_for_tenant
+from governance.services.invitations import invitation_create, invitation_withdraw
+from governance.services.people import PeopleError, member_role_change, team_add, team_new, team_remove
 
 ERROR_MESSAGES = {
     "own_role": lambda: _("You can't change your own role; ask another admin."),
     "last_admin": lambda: _("The tenant must keep at least one admin."),
-    "no_account": lambda: _("There is no account with that username."),
+    "already_invited": lambda: _("This username has a pending invitation already."),
     "already_member": lambda: _("This person is already in the tenant; change their role instead."),
     "subject_taken": lambda: _("Another person of this tenant already has that subject id."),
     "team_exists": lambda: _("A team with that slug exists already."),
     "other_tenant": lambda: _("That person is not in this tenant."),
+    "invitation_closed": lambda: _("This invitation was already answered, withdrawn or has expired."),
 }
 
 
@@ -47,7 +50,8 @@ def _page(request: HttpRequest, access: ConsoleAccess, *, status: int = 200, **f
         "memberships": memberships,
         "teams": [(team, by_team.get(team.pk, [])) for team in teams],
         "role_form": RoleForm(),
-        "add_form": forms.get("add_form") or PersonAddForm(),
+        "invitations": list(invitations_open_for_tenant(tenant_id=tenant.pk)),
+        "invite_form": forms.get("invite_form") or InviteForm(),
         "team_form": forms.get("team_form") or TeamCreateForm(),
         "error": forms.get("error", ""),
     }
@@ -80,13 +84,13 @@ def person_role(request: HttpRequest, access: ConsoleAccess, membership_id: int)
 
 @console_page(ADMIN_PERM)
 @require_POST
-def person_add(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
-    form = PersonAddForm(request.POST)
+def person_invite(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
+    form = InviteForm(request.POST)
     if not form.is_valid():
-        return _page(request, access, status=400, add_form=form)
+        return _page(request, access, status=400, invite_form=form)
     data = form.cleaned_data
     try:
-        member_add(
+        invitation_create(
             tenant=access.tenant,
             username=data["username"],
             role=data["role"],
@@ -95,8 +99,24 @@ def person_add(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
         )
     except PeopleError as exc:
         form.add_error("username" if exc.code != "subject_taken" else "subject_id", _message(exc))
-        return _page(request, access, status=400, add_form=form)
-    messages.success(request, _("%(user)s added.") % {"user": data["username"]})
+        return _page(request, access, status=400, invite_form=form)
+    messages.success(
+        request, _("%(user)s is invited. They join when they accept, within 14 days.") % {"user": data["username"]}
+    )
+    return redirect("console:people")
+
+
+@console_page(ADMIN_PERM)
+@require_POST
+def invitation_withdraw_view(request: HttpRequest, access: ConsoleAccess, invitation_id: str) -> HttpResponse:
+    invitation = invitation_open_for_tenant(tenant_id=access.tenant.pk, invitation_id=invitation_id)
+    if invitation is None:
+        raise Http404("no such invitation")
+    try:
+        invitation_withdraw(invitation=invitation, acting=access.membership)
+    except PeopleError as exc:  # answered or expired in the meantime
+        return _page(request, access, status=409, error=_message(exc))
+    messages.success(request, _("Invitation for %(user)s withdrawn.") % {"user": invitation.username})
     return redirect("console:people")
 
 

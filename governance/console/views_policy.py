@@ -57,6 +57,15 @@ def _page(
     return console_render(request, access, "console/policy.html", context, status)
 
 
+def _policy_message(exc: PolicyError) -> str:
+    """The service's refusal in the reader's language (the form catches the rest before the service)."""
+    if exc.code == "unchanged":
+        return _("Nothing changed: this is the policy in force already.")
+    if exc.code == "no_reason":
+        return _("Say why the policy changes.")
+    return str(exc)
+
+
 @console_page(ADMIN_PERM)
 @require_http_methods(["GET", "POST"])
 def policy_page(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
@@ -72,7 +81,7 @@ def policy_page(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
             tenant=access.tenant, document=form.document(), reason=form.cleaned_data["reason"], actor=access.actor
         )
     except PolicyError as exc:
-        form.add_error(form_field_for(exc.field) if exc.field != "reason" else "reason", str(exc))
+        form.add_error(form_field_for(exc.field) if exc.field != "reason" else "reason", _policy_message(exc))
         return _page(request, access, form=form, status=400)
     messages.success(
         request, _("Saved as policy version %(version)s. It is in force now.") % {"version": saved.version}

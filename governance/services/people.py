@@ -7,7 +7,6 @@ with no admin, no second account to approve one's own rules), and a tenant alway
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from governance.models import Membership, Team, Tenant
@@ -33,22 +32,6 @@ def member_role_change(*, membership: Membership, role: str, acting: Membership)
             raise PeopleError("last_admin", "The tenant must keep at least one admin.")
     return membership_set(
         tenant=membership.tenant, user=membership.user, role=role, actor=f"user:{acting.user.get_username()}"
-    )
-
-
-@transaction.atomic
-def member_add(*, tenant: Tenant, username: str, role: str, subject_id: str, acting: Membership) -> Membership:
-    """Add an existing account to the tenant (accounts themselves are made by the operator)."""
-    user = get_user_model().objects.filter(username=username).first()
-    if user is None:
-        raise PeopleError("no_account", "There is no account with that username.")
-    if Membership.objects.filter(tenant=tenant, user=user).exists():
-        raise PeopleError("already_member", "This person is already in the tenant; change their role instead.")
-    subject_id = subject_id or username
-    if Membership.objects.filter(tenant=tenant, subject_id=subject_id).exists():
-        raise PeopleError("subject_taken", "Another person of this tenant already has that subject id.")
-    return membership_set(
-        tenant=tenant, user=user, role=role, subject_id=subject_id, actor=f"user:{acting.user.get_username()}"
     )
 
 

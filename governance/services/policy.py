@@ -34,11 +34,13 @@ MAX_DAYS = 100 * 365
 
 
 class PolicyError(ValueError):
-    """The save can't be made; ``field`` names the form field it is about (or "" for the whole form)."""
+    """The save can't be made; ``field`` names the form field it is about (or "" for the whole form), and
+    ``code`` says which refusal it is, for pages that show it in the reader's language."""
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(self, field: str, message: str, *, code: str = "") -> None:
         super().__init__(message)
         self.field = field
+        self.code = code
 
 
 def policy_document_validate(document: dict[str, Any]) -> None:
@@ -78,7 +80,9 @@ def policy_diff(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, Any
 def _clean_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise PolicyError("reason", "Say why the policy changes: the reason is kept with the version.")
+        raise PolicyError(
+            "reason", "Say why the policy changes: the reason is kept with the version.", code="no_reason"
+        )
     if len(reason) > REASON_MAX_CHARS:
         raise PolicyError("reason", f"Keep the reason under {REASON_MAX_CHARS} characters.")
     return reason
@@ -103,7 +107,7 @@ def policy_version_create(
     previous = _newest(tenant)
     changed = policy_diff(previous.document if previous else {}, document)
     if previous is not None and not changed:
-        raise PolicyError("", "Nothing changed: this is the policy in force already.")
+        raise PolicyError("", "Nothing changed: this is the policy in force already.", code="unchanged")
     version = PolicyVersion.objects.create(
         tenant=tenant,
         version=(previous.version if previous else 0) + 1,

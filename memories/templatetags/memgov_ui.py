@@ -7,6 +7,7 @@ from typing import Any
 from django import template
 from django.http import HttpRequest
 
+from governance.selectors.invitations import invitations_open_for_account
 from memories import labels
 from memories.access import membership_for_user
 from memories.models import Memory
@@ -47,12 +48,17 @@ def person_state(context: dict[str, Any]) -> dict[str, Any]:
     """The header's badge count and the "memory is paused" banner, computed once per request."""
     request: HttpRequest | None = context.get("request")
     if request is None or not getattr(request.user, "is_authenticated", False):
-        return {"pending": 0, "paused": False, "member": False}
+        return {"pending": 0, "paused": False, "member": False, "invitations": 0}
     cached = getattr(request, "_memgov_person_state", None)
     if cached is not None:
         return cached
     membership = membership_for_user(request.user)
-    state: dict[str, Any] = {"pending": 0, "paused": False, "member": membership is not None}
+    state: dict[str, Any] = {
+        "pending": 0,
+        "paused": False,
+        "member": membership is not None,
+        "invitations": invitations_open_for_account(username=request.user.get_username()).count(),
+    }
     if membership is not None:
         state["pending"] = confirmation_count_pending_for_subject(
             tenant_id=membership.tenant_id, user_id=membership.subject_id

@@ -6,6 +6,7 @@ from memories.views.erase import erase_receipt_view, erase_view
 from memories.views.export import data_view, export_view
 from memories.views.history import memory_history_view, memory_rollback_view
 from memories.views.inbox import confirmation_accept_view, confirmation_decline_view, inbox_view
+from memories.views.invitations import invitation_accept_view, invitation_decline_view, invitations_view
 from memories.views.list import memory_list
 from memories.views.preview import preview_view
 from memories.views.settings import (
@@ -26,6 +27,9 @@ __all__ = [
     "erase_view",
     "export_view",
     "inbox_view",
+    "invitation_accept_view",
+    "invitation_decline_view",
+    "invitations_view",
     "memory_delete_view",
     "memory_edit_view",
     "memory_history_view",

@@ -27,14 +27,34 @@ def rules_for(world, subject: str, project: str) -> list[str]:
     return [item.content for item in result.items]
 
 
-def test_people_roles_and_teams(page: Page, login, world, screenshot):
+def test_people_roles_and_teams(page: Page, browser, live_server, login, world, screenshot):
     user_create(username="hank", password="x")
     login(page, "carol")
     page.goto("/console/people/")
     page.fill("#id_username", "hank")
-    page.get_by_role("button", name="Add", exact=True).click()
-    expect(page.locator(".flash")).to_contain_text("hank added.")
+    page.get_by_role("button", name="Invite", exact=True).click()
+    expect(page.locator(".flash")).to_contain_text("hank is invited.")
+    expect(page.get_by_test_id("invitations").locator("tr[data-invited=hank]")).to_be_visible()
+    expect(page.get_by_test_id("people").locator("tr[data-user=hank]")).to_have_count(0)  # not before saying yes
+    screenshot(page, "console-people-invited")
+
+    # hank, in his own browser, finds the invitation and accepts it.
+    context = browser.new_context(base_url=live_server.url, locale="en-US")
+    hank_page = context.new_page()
+    login(hank_page, "hank")
+    expect(hank_page.get_by_role("heading", name="My memories")).to_be_visible()
+    hank_page.get_by_test_id("nav-invitations").click()
+    invitation = hank_page.locator("[data-invitation-id]")
+    expect(invitation).to_contain_text("member")
+    screenshot(hank_page, "invitations")
+    invitation.get_by_role("button", name="Accept").click()
+    expect(hank_page.locator(".flash")).to_contain_text("Welcome to")
+    expect(hank_page.get_by_test_id("nav-invitations")).to_have_count(0)
+    context.close()
+
+    page.goto("/console/people/")
     expect(page.get_by_test_id("people").locator("tr[data-user=hank]")).to_be_visible()
+    expect(page.get_by_test_id("invitations")).to_have_count(0)
 
     hank = Membership.objects.get(tenant=world.demo, user__username="hank")
     row = page.get_by_test_id("people").locator("tr[data-user=hank]")

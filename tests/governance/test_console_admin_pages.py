@@ -4,10 +4,11 @@ and what the pages do with input."""
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 
 from audit.events import Event
 from audit.models import AuditEvent
-from governance.models import AgentClient, Membership, PolicyVersion, Project, Team
+from governance.models import AgentClient, Invitation, Membership, PolicyVersion, Project, Team
 from governance.pipeline.base import Candidate, Scope
 from governance.services.projects import project_create
 from governance.services.tenancy import membership_set, user_create
@@ -85,7 +86,7 @@ def post_endpoints(world, rule_id):
         ("/console/agents/create", {"name": "new-agent"}),
         (f"/console/agents/{agent}/revoke", {}),
         (f"/console/agents/{agent}/rotate", {}),
-        ("/console/people/add", {"username": "erin", "role": "member"}),
+        ("/console/people/invite", {"username": "erin", "role": "member"}),
         (f"/console/people/{alice}/role", {"role": "tenant_admin"}),
         ("/console/teams/create", {"slug": "new-team"}),
         (f"/console/teams/{team}/members", {"membership": alice}),
@@ -251,6 +252,12 @@ def test_saving_the_policy_makes_a_version_and_a_bad_value_names_its_field(clien
     no_reason = client.post("/console/policy/", data | {"ttl_task_state": 7200, "reason": ""})
     assert no_reason.status_code == 400 and "reason" in no_reason.context["form"].errors
     assert PolicyVersion.objects.filter(tenant=world.demo).count() == 2
+    # The service's own refusal (the form can't know the value is the one in force) in the reader's language.
+    unchanged = client.post("/console/policy/", data)
+    assert unchanged.status_code == 400 and "Nothing changed" in unchanged.content.decode()
+    client.cookies.load({"django_language": "zh-hans"})
+    assert "没有任何改动" in client.post("/console/policy/", data).content.decode()
+    assert PolicyVersion.objects.filter(tenant=world.demo).count() == 2
 
 
 def test_restoring_needs_a_reason_and_an_existing_version(client, world):
@@ -324,12 +331,17 @@ def test_roles_change_permissions_but_not_your_own_or_the_last_admins(client, wo
 
 
 def test_adding_people_and_teams(client, world):
+    hank_user = user_create(username="hank", password="x")
     login(client, world.carol)
-    user_create(username="hank", password="x")
-    assert client.post("/console/people/add", {"username": "hank", "role": "member"}).status_code == 302
+    assert client.post("/console/people/invite", {"username": "hank", "role": "member"}).status_code == 302
+    assert client.post("/console/people/invite", {"username": "hank", "role": "member"}).status_code == 400  # pending
+    invitation = Invitation.objects.get(tenant=world.demo, username="hank")
+    hank_client = Client()
+    hank_client.force_login(hank_user)
+    assert hank_client.post(f"/invitations/{invitation.pk}/accept").status_code == 302
     assert Membership.objects.get(tenant=world.demo, user__username="hank").subject_id == "hank"
-    assert client.post("/console/people/add", {"username": "nobody", "role": "member"}).status_code == 400
-    assert client.post("/console/people/add", {"username": "hank", "role": "member"}).status_code == 400
+    login(client, world.carol)
+    assert client.post("/console/people/invite", {"username": "hank", "role": "member"}).status_code == 400  # member
     assert client.post("/console/teams/create", {"slug": "data"}).status_code == 302
     assert client.post("/console/teams/create", {"slug": "data"}).status_code == 400
     team = Team.objects.get(tenant=world.demo, slug="data")
