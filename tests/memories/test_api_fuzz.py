@@ -7,7 +7,8 @@ other methods and content types) and a fixed, derandomized number of fuzzed case
 to the WSGI app. The cases go out in turn as the demo agent (its key) and as a person logged in with
 a browser session (cookie and CSRF token). A case naming a memory, confirmation or task goes out
 again with the id of a fresh row of the demo tenant (a memory in one of several states, in turn), so
-that bodies reach the services, not only the lookup; the other tenant's agent must then get a 404.
+that bodies reach the services, not only the lookup; a case naming a confirmation goes out once more
+as a tenant admin answering a rule another admin proposed; the other tenant's agent must then get a 404.
 
 ``MEMGOV_FUZZ_EXAMPLES=300`` (default 20) fuzzes deeper, for a hunt rather than CI.
 """
@@ -35,7 +36,8 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from governance.models import Membership
 from governance.pipeline.base import Candidate, Scope
-from governance.vocabulary import Level, SourceType
+from governance.services.tenancy import membership_set, user_create
+from governance.vocabulary import Level, MemoryType, Role, SourceType
 from memories.models import Memory
 from memories.services.records import memory_delete, memory_pause, memory_update
 from memories.services.write import memory_write
@@ -166,9 +168,12 @@ DEMO_MEMORIES: list[dict[str, Any]] = [
 def demo_data(world: Any, make_memory: Callable[..., Memory]) -> None:
     """What the named values above find: alice's memories in each scope, her team's rule, bob's
     preference, and erin's in the other tenant. The demo agent may export the audit log, so that
-    the export's parameters are reached."""
+    the export's parameters are reached. frank is a second admin, whose rules carol approves."""
     world.demo_agent.can_export_audit = True
     world.demo_agent.save(update_fields=["can_export_audit"])
+    membership_set(
+        tenant=world.demo, user=user_create(username="frank", password="x"), role=Role.TENANT_ADMIN, actor="t"
+    )
     for memory in DEMO_MEMORIES:
         make_memory(world.demo, **memory)
     make_memory(world.acme, "Prefers answers with tables", user_id="erin")
@@ -202,11 +207,26 @@ def _fresh_rows(world: Any, make_memory: Callable[..., Memory]) -> dict[str, str
         agent=world.demo_agent,
     )
     assert pending.confirmation is not None
+    rule = memory_write(
+        tenant_id=world.demo.pk,
+        candidate=Candidate(
+            content=f"Release notes are written in English, rule number {n}.",
+            scope=Scope(Level.TENANT),
+            source_type=SourceType.EXPLICIT_USER_REQUEST,
+            type=MemoryType.ORGANIZATION_RULE,
+            confidence=0.95,
+        ),
+        actor_label="test",
+        agent=world.demo_agent,
+        on_behalf_of="frank",
+    )
+    assert rule.confirmation is not None  # waits for another admin: carol
     task_id = f"task-{n}"
     make_memory(world.demo, f"Step 2 of {n} is done", user_id="alice", level=Level.TASK, task_id=task_id, **TASK)
     return {
         "memory_id": str(_memory_in_turn(world, make_memory, n).pk),
         "confirmation_id": str(pending.confirmation.pk),
+        "rule_confirmation_id": str(rule.confirmation.pk),
         "task_id": task_id,
     }
 
@@ -232,6 +252,9 @@ def test_no_input_makes_a_server_error(case: schemathesis.Case, world: Any, make
     rows = _fresh_rows(world, make_memory)
     case.path_parameters = {**case.path_parameters, **{name: rows[name] for name in named}}
     _send(case, principal)
+    if "confirmation_id" in named:  # the admin's path: a rule frank proposed, answered by carol
+        case.path_parameters = {**case.path_parameters, "confirmation_id": rows["rule_confirmation_id"]}
+        _send(case, as_person(world.carol))
     # The other tenant's agent gets nothing of the demo tenant's rows, whatever else the case says.
     # (Other methods, such as OPTIONS, which describes the endpoint, are the coverage phase's probes.)
     status = _send(case, as_agent(world.acme_key))
