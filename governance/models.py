@@ -160,12 +160,16 @@ class AgentClient(models.Model):
 
 
 class PolicyVersion(models.Model):
-    """One immutable version of a tenant's governance policy; the newest is in force."""
+    """One immutable version of a tenant's governance policy; the newest is in force.
+
+    The reason is what an admin typed: free text, so it is encrypted with the tenant's shared key (its
+    associated data names this row, so the row is inserted first and the reason sealed after).
+    """
 
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="policy_versions")
     version = models.PositiveIntegerField()
     document = models.JSONField()
-    reason = models.CharField(max_length=500, blank=True)
+    reason = EncryptedTextField(null=True, blank=True)
     created_by = models.CharField(max_length=150)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -174,6 +178,9 @@ class PolicyVersion(models.Model):
             models.UniqueConstraint(fields=["tenant", "version"], name="policy_unique_version"),
         ]
         ordering = ["-version"]
+
+    def encryption_owner(self) -> str:
+        return ""  # the tenant's policy: the tenant's shared key
 
 
 class RuleDecision(models.Model):

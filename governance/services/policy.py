@@ -88,6 +88,19 @@ def _clean_reason(reason: str) -> str:
     return reason
 
 
+def policy_version_insert(
+    *, tenant: Tenant, version: int, document: dict[str, Any], reason: str, actor: str
+) -> PolicyVersion:
+    """Insert one policy version, its reason sealed (call inside the save's transaction; it audits nothing).
+
+    The reason's associated data names the row's id, which the database assigns: insert, then seal.
+    """
+    row = PolicyVersion.objects.create(tenant=tenant, version=version, document=document, created_by=actor)
+    row.reason = reason
+    row.save(update_fields=["reason"])
+    return row
+
+
 def _newest(tenant: Tenant) -> PolicyVersion | None:
     return PolicyVersion.objects.filter(tenant=tenant).order_by("-version").first()
 
@@ -108,12 +121,8 @@ def policy_version_create(
     changed = policy_diff(previous.document if previous else {}, document)
     if previous is not None and not changed:
         raise PolicyError("", "Nothing changed: this is the policy in force already.", code="unchanged")
-    version = PolicyVersion.objects.create(
-        tenant=tenant,
-        version=(previous.version if previous else 0) + 1,
-        document=document,
-        reason=reason,
-        created_by=actor,
+    version = policy_version_insert(
+        tenant=tenant, version=(previous.version if previous else 0) + 1, document=document, reason=reason, actor=actor
     )
     details: dict[str, Any] = {
         "version": version.version,

@@ -12,8 +12,9 @@ from guardian.shortcuts import assign_perm, remove_perm
 
 from audit.events import Event
 from audit.services import audit_record
-from governance.models import AgentClient, Membership, PolicyVersion, Team, TeamMembership, Tenant
+from governance.models import AgentClient, Membership, Team, TeamMembership, Tenant
 from governance.policy import default_policy_document, snapshot_from_document
+from governance.services.policy import policy_version_insert
 from governance.vocabulary import Role
 from memories.api.auth import generate_key
 
@@ -30,7 +31,7 @@ def tenant_create(*, slug: str, name: str = "", actor: str) -> Tenant:
     tenant = Tenant.objects.create(slug=slug, name=name or slug)
     document = default_policy_document()
     snapshot_from_document(document, version=1)  # refuse a broken default before it is stored
-    PolicyVersion.objects.create(tenant=tenant, version=1, document=document, reason="default policy", created_by=actor)
+    policy_version_insert(tenant=tenant, version=1, document=document, reason="default policy", actor=actor)
     audit_record(tenant_id=tenant.pk, event=Event.TENANT_CREATED, actor=actor, policy_version=1)
     return tenant
 

@@ -26,6 +26,8 @@ class _Stored:
 
 
 def _aad(field: EncryptedTextField, instance: models.Model) -> bytes:
+    if instance.pk is None:  # an id the database assigns later would not match when the value is read
+        raise FieldError(f"{instance._meta.label} has no id yet: save the row before sealing {field.attname!r}")
     return associated_data(
         model=instance._meta.label_lower,
         tenant_id=instance.tenant_id,  # type: ignore[attr-defined]
