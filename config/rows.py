@@ -51,12 +51,26 @@ def _exactly(*kinds: type) -> Converter:
 
 _INTEGER = _exactly(int)
 _FLOAT = _exactly(float)
-_BOOLEAN = _exactly(bool)
+
+
+def _boolean(value: object, connection: BaseDatabaseWrapper) -> object:
+    if value is None:
+        return None
+    if type(value) is not bool:
+        return _MISSING
+    # SQLite stores a bool as 0/1; sent as an int, the driver skips its adapter lookup (see ``_text``).
+    return int(value) if connection.vendor == "sqlite" else value
+
+
+_BOOLEAN: Converter = _boolean
 
 
 def _text(value: object, connection: BaseDatabaseWrapper) -> object:
-    # A str subclass (the vocabulary's StrEnums) is what CharField.to_python returns for it, unchanged.
-    return value if isinstance(value, str) or value is None else _MISSING
+    if type(value) is str or value is None:
+        return value
+    # A str subclass (the vocabulary's StrEnums) is stored as its text. Sent as the subclass, the
+    # driver would first look for an adapter, raising and catching AttributeErrors on every value.
+    return str.__str__(value) if isinstance(value, str) else _MISSING
 
 
 def _uuid(value: object, connection: BaseDatabaseWrapper) -> object:
@@ -170,6 +184,33 @@ def insert_rows(instances: Sequence[models.Model], *, using: str = "default") ->
             setattr(instance, pk_attname, ids[index][0])
         instance._state.adding = False
         instance._state.db = using
+
+
+def insert_values(
+    model: type[models.Model], rows: Sequence[dict[str, object]], *, using: str = "default"
+) -> list[object]:
+    """INSERT rows of ``model`` given as ``{attname: value}`` dicts, in one statement; returns their auto ids.
+
+    :func:`insert_rows` without the model instances, for an append-only log whose rows are written and
+    not used afterwards (building an instance costs more than its share of the INSERT). Values go
+    through the same shortcuts, else the field's ``get_db_prep_save``; a missing attribute is the
+    field's default. Models with ``auto_now`` fields are refused: they need an instance.
+    """
+    if not rows:
+        return []
+    connection = connections[using]
+    sql, fields, returning = _insert_plan(model, len(rows), connection.vendor)
+    params: list[object] = []
+    for row in rows:
+        for field, attname, convert, stamped in fields:
+            if stamped:
+                raise TypeError(f"insert_values can't stamp {model.__name__}.{attname}; use insert_rows")
+            value = row[attname] if attname in row else field.get_default()
+            prepared = _MISSING if convert is None else convert(value, connection)
+            params.append(field.get_db_prep_save(value, connection) if prepared is _MISSING else prepared)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [found[0] for found in cursor.fetchall()] if returning else []
 
 
 @lru_cache(maxsize=64)
