@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -80,6 +81,8 @@ def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Memb
     """Make the invited account a member, with the role and subject id the admin chose."""
     invitation = _lock_open(invitation)
     actor = f"user:{user.get_username()}"
+    # Lock the account: two invitations (two tenants) accepted at once must not both find it free.
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
     other = Membership.objects.filter(user=user).select_related("tenant").first()
     if other is not None:
         raise PeopleError("has_tenant", f"Your account belongs to {other.tenant.name or other.tenant.slug} already.")

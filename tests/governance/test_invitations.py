@@ -198,3 +198,37 @@ def test_bad_invitation_requests_are_4xx_and_change_nothing(world):
     invitation.refresh_from_db()
     assert invitation.state == Invitation.State.PENDING
     assert not Membership.objects.filter(user=hank).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_tenants_invitations_accepted_at_once_make_one_membership(world, gina):
+    """Each accept runs in its own connection at the same moment: exactly one wins, the other is refused."""
+    import threading
+
+    from django.db import connection
+
+    hank = user_create(username="hank", password="x")
+    invitations = [
+        invitation_create(tenant=world.demo, username="hank", role="member", subject_id="", acting=world.carol),
+        invitation_create(tenant=world.acme, username="hank", role="member", subject_id="", acting=gina),
+    ]
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def accept(invitation: Invitation) -> None:
+        try:
+            barrier.wait(timeout=30)
+            invitation_accept(invitation=invitation, user=hank)
+            outcomes.append("joined")
+        except PeopleError as exc:
+            outcomes.append(exc.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=accept, args=(invitation,)) for invitation in invitations]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(outcomes) == ["has_tenant", "joined"]
+    assert Membership.objects.filter(user=hank).count() == 1
