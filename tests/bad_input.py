@@ -8,6 +8,13 @@ from typing import Any
 from django.test import Client
 
 
+def logged_in(user: Any) -> Client:
+    """A test client with ``user`` (an account, or a Membership's account) logged in."""
+    client = Client()
+    client.force_login(getattr(user, "user", user))
+    return client
+
+
 def page_text(response: Any) -> str:
     return response.content.decode()
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from bad_input import page_text, refused, shown
+from bad_input import logged_in, page_text, refused, shown
 from django.test import Client
 
 from audit.events import Event
@@ -114,12 +114,6 @@ def scene(world, make_memory) -> Scene:
     )
 
 
-def _login(membership) -> Client:
-    client = Client()
-    client.force_login(membership.user)
-    return client
-
-
 def _state() -> dict[str, Any]:
     """Every row the console can change, to compare before and after refused requests."""
     return {
@@ -189,7 +183,7 @@ def _path(template: str, world, scene: Scene) -> str:
 
 
 def test_admin_pages_answer_405_to_the_wrong_method(world, scene):
-    carol = _login(world.carol)
+    carol = logged_in(world.carol)
     before = _state()
     for template in ADMIN_GETS:
         path = _path(template, world, scene)
@@ -207,7 +201,7 @@ def test_admin_pages_answer_405_to_the_wrong_method(world, scene):
 
 
 def test_compliance_pages_answer_405_to_the_wrong_method(world, scene):
-    dave = _login(world.dave)
+    dave = logged_in(world.dave)
     before = _state()
     for path in ("/console/", "/console/audit/", "/console/subjects/"):
         for method in ("post", "put", "delete"):
@@ -242,8 +236,8 @@ def test_rules_of_another_tenant_a_persons_memory_and_missing_ids_are_404(world,
             ("post", f"/console/rules/{memory_id}/revoke", {"reason": "no"}),
         ]
     requests += [("get", "/console/rules/not-a-uuid/", None), ("post", "/console/rules/1/approve", {})]
-    _all_missing(_login(scene.frank), requests)
-    page = page_text(_login(scene.frank).get("/console/rules/"))
+    _all_missing(logged_in(scene.frank), requests)
+    page = page_text(logged_in(scene.frank).get("/console/rules/"))
     assert "Acme ships on Tuesdays." not in page and "Acme secret rule text." not in page
     assert "Alice prefers tables" not in page
 
@@ -259,7 +253,7 @@ def test_agents_of_another_tenant_revoked_and_missing_ones_are_404(world, scene)
         ]
     requests.append(("post", f"/console/policy/agents/{scene.revoked_agent.pk}", {}))
     requests.append(("post", "/console/agents/-1/revoke", {}))
-    carol = _login(world.carol)
+    carol = logged_in(world.carol)
     _all_missing(carol, requests)
     assert "acme-agent" not in page_text(carol.get("/console/agents/"))
     assert "acme-agent" not in page_text(carol.get("/console/policy/"))
@@ -291,7 +285,7 @@ def test_people_teams_and_projects_of_another_tenant_and_missing_ids_are_404(wor
         ("post", f"/console/projects/{project}/members/{dave}/remove", {}),  # dave is not a member
         ("post", f"/console/projects/999999/members/{alice}/remove", {}),
     ]
-    carol = _login(world.carol)
+    carol = logged_in(world.carol)
     _all_missing(carol, requests)
     people, projects = page_text(carol.get("/console/people/")), page_text(carol.get("/console/projects/"))
     assert "erin" not in people and "gina" not in people and "acme-team" not in people
@@ -299,7 +293,7 @@ def test_people_teams_and_projects_of_another_tenant_and_missing_ids_are_404(wor
 
 
 def test_the_compliance_officer_finds_nothing_of_another_tenant(world, scene):
-    dave = _login(world.dave)
+    dave = logged_in(world.dave)
     for params in (
         {"memory": str(scene.acme_in_force.pk)},
         {"subject": "erin"},
@@ -326,7 +320,7 @@ PAGE_HELP = "Page numbers are whole numbers from 1."
 
 
 def test_a_bad_audit_search_is_a_400_naming_what_to_fix(world):
-    dave = _login(world.dave)
+    dave = logged_in(world.dave)
     for params, message in [
         ({"memory": "not-a-uuid"}, "Enter a valid UUID."),
         ({"memory": LONG}, "Enter a valid UUID."),
@@ -355,7 +349,7 @@ def test_a_bad_audit_search_is_a_400_naming_what_to_fix(world):
 
 
 def test_a_bad_export_form_is_a_400_and_exports_nothing(world):
-    dave = _login(world.dave)
+    dave = logged_in(world.dave)
     for data, message in [
         ({}, REQUIRED),
         ({"format": ""}, REQUIRED),
@@ -369,7 +363,7 @@ def test_a_bad_export_form_is_a_400_and_exports_nothing(world):
 
 
 def test_a_bad_subject_lookup_or_export_is_a_400_naming_what_to_fix(world):
-    dave = _login(world.dave)
+    dave = logged_in(world.dave)
     control = "A subject id has no control characters."
     for params, message in [
         ({"subject": ""}, REQUIRED),
@@ -393,7 +387,7 @@ def test_a_bad_subject_lookup_or_export_is_a_400_naming_what_to_fix(world):
 def test_paging_through_erasure_receipts_needs_no_subject(world):
     for number in range(51):
         subject_erase(tenant_id=world.demo.pk, user_id=f"gone-{number:02}", actor="t")
-    dave = _login(world.dave)
+    dave = logged_in(world.dave)
     first = page_text(dave.get("/console/subjects/"))
     assert "?page=2" in first
     second = dave.get("/console/subjects/", {"page": "2"})
@@ -408,7 +402,7 @@ def _propose(**data: str) -> dict[str, str]:
 
 
 def test_a_bad_proposal_is_a_400_naming_what_to_fix(world, scene):
-    carol = _login(world.carol)
+    carol = logged_in(world.carol)
     for data, message in [
         ({}, REQUIRED),
         (_propose(content=""), REQUIRED),
@@ -431,7 +425,7 @@ def test_a_bad_proposal_is_a_400_naming_what_to_fix(world, scene):
 
 def test_a_project_rule_can_be_proposed_for_any_project_id_of_the_tenant(world, scene):
     project_create(tenant=world.demo, slug="Team/Dispatch.Docs_2", actor="t")
-    response = _login(world.carol).post(
+    response = logged_in(world.carol).post(
         "/console/rules/propose", _propose(level="project", project="Team/Dispatch.Docs_2")
     )
     assert response.status_code == 302
@@ -439,7 +433,7 @@ def test_a_project_rule_can_be_proposed_for_any_project_id_of_the_tenant(world, 
 
 
 def test_a_bad_rule_decision_is_a_400_naming_what_to_fix(world, scene):
-    frank = _login(scene.frank)
+    frank = logged_in(scene.frank)
     for action, data, message in [
         ("approve", {"reason": LONG}, TOO_LONG),
         ("reject", {}, REQUIRED),
@@ -454,7 +448,7 @@ def test_a_bad_rule_decision_is_a_400_naming_what_to_fix(world, scene):
 
 
 def test_a_bad_policy_is_a_400_naming_the_field(world, scene):
-    carol = _login(world.carol)
+    carol = logged_in(world.carol)
     form = carol.get("/console/policy/").context["form"]
     valid = {name: ("" if value is None else value) for name, value in form.initial.items()} | {"reason": "tighter"}
     at_least_1 = "Ensure this value is greater than or equal to 1."
@@ -484,7 +478,7 @@ def test_a_bad_policy_is_a_400_naming_the_field(world, scene):
 
 
 def test_a_bad_restore_says_what_to_fix(world, scene):
-    carol = _login(world.carol)
+    carol = logged_in(world.carol)
     for data, status, message in [
         ({}, 400, "Choose a version to restore."),
         ({"version": "abc", "reason": "back"}, 400, "Choose a version to restore."),
@@ -500,7 +494,7 @@ def test_a_bad_restore_says_what_to_fix(world, scene):
 
 
 def test_bad_agent_rights_are_a_400_naming_the_choice(world, scene):
-    carol, agent = _login(world.carol), world.demo_agent.pk
+    carol, agent = logged_in(world.carol), world.demo_agent.pk
     for field, values in [
         ("allowed_types", ["user_preference", "nonsense"]),
         ("allowed_levels", [LONG]),
@@ -510,7 +504,7 @@ def test_bad_agent_rights_are_a_400_naming_the_choice(world, scene):
 
 
 def test_a_bad_agent_name_is_a_400_and_makes_no_key(world, scene):
-    carol = _login(world.carol)
+    carol = logged_in(world.carol)
     for name, message in [
         (None, REQUIRED),
         ("", REQUIRED),
@@ -527,7 +521,7 @@ def test_a_bad_agent_name_is_a_400_and_makes_no_key(world, scene):
 
 def test_bad_people_and_roles_are_a_400_naming_what_to_fix(world, scene):
     user_create(username="hank", password="x")
-    carol = _login(world.carol)
+    carol = logged_in(world.carol)
     for data, message in [
         ({}, REQUIRED),
         ({"username": "", "role": "member"}, REQUIRED),
@@ -546,7 +540,7 @@ def test_bad_people_and_roles_are_a_400_naming_what_to_fix(world, scene):
 
 
 def test_bad_teams_and_projects_are_a_400_naming_what_to_fix(world, scene):
-    carol = _login(world.carol)
+    carol = logged_in(world.carol)
     for data, message in [
         ({}, REQUIRED),
         ({"slug": ""}, REQUIRED),
@@ -573,7 +567,7 @@ def test_bad_teams_and_projects_are_a_400_naming_what_to_fix(world, scene):
 
 
 def test_an_unknown_metrics_range_is_a_400_that_lists_the_ranges(world):
-    carol = _login(world.carol)
+    carol = logged_in(world.carol)
     for params in ({"range": "bogus"}, {"range": LONG}, {"range": "7D"}):
         response = carol.get("/console/metrics/", params)
         assert response.status_code == 400, shown(params)

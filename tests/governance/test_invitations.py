@@ -10,6 +10,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from bad_input import logged_in
 from django.test import Client
 from django.utils import timezone
 
@@ -31,12 +32,6 @@ def gina(world) -> Membership:
     )
 
 
-def _client(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def _invite(client: Client, username: str, **extra: str):
     return client.post("/console/people/invite", {"username": username, "role": "member", **extra})
 
@@ -48,7 +43,7 @@ def _page(response) -> str:
 def test_inviting_any_username_looks_the_same_to_the_admin(world, gina):
     """A free account, another tenant's member and a name nobody has: same answer, same page, no oracle."""
     user_create(username="hank", password="x")
-    admin = _client(gina.user)
+    admin = logged_in(gina.user)
     answers = []
     for username in ("hank", "alice", "nobody-has-this"):
         response = _invite(admin, username)
@@ -70,10 +65,10 @@ def test_inviting_any_username_looks_the_same_to_the_admin(world, gina):
 
 def test_the_invited_person_accepts_and_joins_with_the_role_and_subject_id_chosen(world):
     hank = user_create(username="hank", password="x")
-    admin = _client(world.carol.user)
+    admin = logged_in(world.carol.user)
     assert _invite(admin, "hank", role="compliance_officer", subject_id="emp-0042").status_code == 302
 
-    person = _client(hank)
+    person = logged_in(hank)
     assert "not a member of any tenant" in _page(person.get("/"))
     page = _page(person.get("/invitations/"))
     assert "compliance_officer" in page and "emp-0042" in page and "user:carol" in page
@@ -105,7 +100,7 @@ def test_nobody_answers_an_invitation_addressed_to_someone_else(world):
     user_create(username="hank", password="x")
     invitation = invitation_create(tenant=world.demo, username="hank", role="member", subject_id="", acting=world.carol)
     for other in (world.alice.user, world.erin.user, user_create(username="ivan", password="x")):
-        client = _client(other)
+        client = logged_in(other)
         assert "hank" not in _page(client.get("/invitations/"))
         assert client.post(f"/invitations/{invitation.pk}/accept").status_code == 404
         assert client.post(f"/invitations/{invitation.pk}/decline").status_code == 404
@@ -120,7 +115,7 @@ def test_nobody_answers_an_invitation_addressed_to_someone_else(world):
 def test_a_member_of_another_tenant_cannot_be_pulled_in_but_can_decline(world, gina):
     """One account, one tenant: acme's invitation to alice waits; accepting it is refused, declining works."""
     invitation = invitation_create(tenant=world.acme, username="alice", role="member", subject_id="", acting=gina)
-    alice = _client(world.alice.user)
+    alice = logged_in(world.alice.user)
     assert "nav-invitations" in _page(alice.get("/"))
     response = alice.post(f"/invitations/{invitation.pk}/accept", follow=True)
     assert "belongs to another tenant already" in _page(response)
@@ -136,17 +131,17 @@ def test_a_member_of_another_tenant_cannot_be_pulled_in_but_can_decline(world, g
 
 def test_withdrawn_and_expired_invitations_cannot_be_accepted(world):
     hank = user_create(username="hank", password="x")
-    admin = _client(world.carol.user)
+    admin = logged_in(world.carol.user)
     withdrawn = invitation_create(tenant=world.demo, username="hank", role="member", subject_id="", acting=world.carol)
     assert admin.post(f"/console/people/invitations/{withdrawn.pk}/withdraw").status_code == 302
-    assert _client(hank).post(f"/invitations/{withdrawn.pk}/accept").status_code == 404
+    assert logged_in(hank).post(f"/invitations/{withdrawn.pk}/accept").status_code == 404
     with pytest.raises(PeopleError):
         invitation_accept(invitation=withdrawn, user=hank)
 
     expired = invitation_create(tenant=world.demo, username="hank", role="member", subject_id="", acting=world.carol)
     Invitation.objects.filter(pk=expired.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
     assert 'data-invited="hank"' not in _page(admin.get("/console/people/"))
-    assert _client(hank).post(f"/invitations/{expired.pk}/accept").status_code == 404
+    assert logged_in(hank).post(f"/invitations/{expired.pk}/accept").status_code == 404
     with pytest.raises(PeopleError):
         invitation_accept(invitation=expired, user=hank)
     assert not Membership.objects.filter(user=hank).exists()
@@ -158,11 +153,11 @@ def test_withdrawn_and_expired_invitations_cannot_be_accepted(world):
 def test_admins_see_and_withdraw_only_their_own_tenants_invitations(world, gina):
     ours = invitation_create(tenant=world.demo, username="hank", role="member", subject_id="", acting=world.carol)
     theirs = invitation_create(tenant=world.acme, username="ivan", role="member", subject_id="", acting=gina)
-    carol = _client(world.carol.user)
+    carol = logged_in(world.carol.user)
     page = _page(carol.get("/console/people/"))
     assert 'data-invited="hank"' in page and "ivan" not in page
     assert carol.post(f"/console/people/invitations/{theirs.pk}/withdraw").status_code == 404
-    assert _client(world.alice.user).post(f"/console/people/invitations/{ours.pk}/withdraw").status_code == 404
+    assert logged_in(world.alice.user).post(f"/console/people/invitations/{ours.pk}/withdraw").status_code == 404
     for invitation in (ours, theirs):
         invitation.refresh_from_db()
         assert invitation.state == Invitation.State.PENDING
@@ -181,7 +176,7 @@ def test_a_subject_id_taken_since_the_invitation_is_refused_at_acceptance(world)
     membership_set(
         tenant=world.demo, user=user_create(username="ivan", password="x"), role="member", subject_id="h-1", actor="cli"
     )
-    response = _client(hank).post(f"/invitations/{invitation.pk}/accept", follow=True)
+    response = logged_in(hank).post(f"/invitations/{invitation.pk}/accept", follow=True)
     assert "has the subject id you were invited with" in _page(response)
     assert not Membership.objects.filter(user=hank).exists()
 
@@ -189,7 +184,7 @@ def test_a_subject_id_taken_since_the_invitation_is_refused_at_acceptance(world)
 def test_bad_invitation_requests_are_4xx_and_change_nothing(world):
     hank = user_create(username="hank", password="x")
     invitation = invitation_create(tenant=world.demo, username="hank", role="member", subject_id="", acting=world.carol)
-    person, admin = _client(hank), _client(world.carol.user)
+    person, admin = logged_in(hank), logged_in(world.carol.user)
     assert person.get(f"/invitations/{invitation.pk}/accept").status_code == 405
     assert person.post("/invitations/00000000-0000-0000-0000-000000000000/accept").status_code == 404
     assert person.post("/invitations/not-a-uuid/accept").status_code == 404

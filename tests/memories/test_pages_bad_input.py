@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from bad_input import page_text, refused, shown
+from bad_input import logged_in, page_text, refused, shown
 from django.test import Client
 
 from audit.models import AuditEvent
@@ -83,12 +83,6 @@ def scene(world, make_memory) -> Scene:
     )
 
 
-def _login(membership) -> Client:
-    client = Client()
-    client.force_login(membership.user)
-    return client
-
-
 def _state() -> dict[str, Any]:
     """Everything a page could change, to compare before and after a rejected request."""
     return {
@@ -122,7 +116,7 @@ MEMORY_ACTIONS = [
 
 def test_a_memory_that_is_not_mine_is_the_missing_404(world, scene):
     """bob's, acme's alice's, the tenant's shared rule and alice's own deleted memory: all missing."""
-    alice = _login(world.alice)
+    alice = logged_in(world.alice)
     before = _state()
     for method, path, data in MEMORY_ACTIONS:
         missing = getattr(alice, method)(path.format(MISSING), data)
@@ -134,7 +128,7 @@ def test_a_memory_that_is_not_mine_is_the_missing_404(world, scene):
 
 
 def test_a_confirmation_that_is_not_mine_or_not_pending_is_the_missing_404(world, scene):
-    alice = _login(world.alice)
+    alice = logged_in(world.alice)
     before = _state()
     for action in ("accept", "decline"):
         missing = alice.post(f"/inbox/{MISSING}/{action}")
@@ -150,7 +144,7 @@ def test_a_confirmation_that_is_not_mine_or_not_pending_is_the_missing_404(world
 
 
 def test_an_erasure_receipt_that_is_not_mine_is_the_missing_404(world, scene):
-    alice = _login(world.alice)
+    alice = logged_in(world.alice)
     missing = alice.get(f"/data/erase/receipts/{MISSING}")
     assert missing.status_code == 404
     for receipt in (scene.carol_receipt, scene.acme_receipt):
@@ -159,7 +153,7 @@ def test_an_erasure_receipt_that_is_not_mine_is_the_missing_404(world, scene):
 
 
 def test_malformed_ids_in_the_path_are_404(world):
-    alice = _login(world.alice)
+    alice = logged_in(world.alice)
     before = _state()
     for path in (
         "/memories/not-a-uuid/edit",
@@ -195,7 +189,7 @@ GET_AND_POST = ["/", "/memories/{mine}/edit", "/memories/{mine}/delete", "/comma
 
 def test_each_page_answers_405_to_a_method_it_does_not_take(world, scene):
     """Pages that only show are GET; actions are POST only (a link or prefetch never changes anything)."""
-    alice = _login(world.alice)
+    alice = logged_in(world.alice)
     receipt = ErasureReceipt.objects.create(
         tenant=world.demo, user_id="alice", erased_by="test", memories_erased=0, versions_erased=0, key_destroyed=False
     )
@@ -222,7 +216,7 @@ NULL_CHAR = "Null characters are not allowed."
 
 
 def test_edit_refuses_bad_content_with_a_message(world, scene):
-    alice = _login(world.alice)
+    alice = logged_in(world.alice)
     for data, message in [
         ({}, REQUIRED),
         ({"content": ""}, REQUIRED),
@@ -236,7 +230,7 @@ def test_edit_refuses_bad_content_with_a_message(world, scene):
 
 def test_rollback_to_a_bad_version_says_so_and_changes_nothing(world, scene):
     """The history page's buttons send a version; anything else comes back there with a message."""
-    alice = _login(world.alice)
+    alice = logged_in(world.alice)
     history = f"/memories/{scene.mine.pk}/history"
     for version, message in [
         (None, "Choose a version to restore."),
@@ -257,7 +251,7 @@ def test_rollback_to_a_bad_version_says_so_and_changes_nothing(world, scene):
 
 
 def test_session_forms_refuse_a_bad_session_id_with_a_message(world, scene):
-    alice = _login(world.alice)
+    alice = logged_in(world.alice)
     for session_id, message in [
         (None, REQUIRED),
         ("", REQUIRED),
@@ -276,7 +270,7 @@ def test_clearing_a_session_clears_only_my_memories_of_it(world, scene, make_mem
     mine = make_memory(
         world.demo, "Alice's s1 note", user_id="alice", type="temporary_context", level=Level.SESSION, session_id="s1"
     )
-    alice = _login(world.alice)
+    alice = logged_in(world.alice)
     shown = page_text(alice.post("/controls/sessions/clear", {"clear-session_id": "s1"}))
     assert "Alice&#x27;s s1 note" in shown
     assert "Bob prefers tables too" not in shown and "Acme alice" not in shown
@@ -287,7 +281,7 @@ def test_clearing_a_session_clears_only_my_memories_of_it(world, scene, make_mem
 
 
 def test_commands_refuse_bad_input_with_a_message(world, scene):
-    alice = _login(world.alice)
+    alice = logged_in(world.alice)
     for data, message in [
         ({}, REQUIRED),
         ({"text": ""}, REQUIRED),
@@ -302,7 +296,7 @@ def test_commands_refuse_bad_input_with_a_message(world, scene):
 
 def test_a_confirmed_command_never_reaches_memories_that_are_not_mine(world, scene):
     """Naming bob's, acme's and made-up ids in a confirmed delete changes nothing: only what was shown goes."""
-    alice = _login(world.alice)
+    alice = logged_in(world.alice)
     before = _state()
     ids = ",".join([str(scene.bobs.pk), str(scene.acme_alices.pk), str(scene.rule.pk), "not-a-uuid", MISSING])
     response = alice.post(
@@ -315,7 +309,7 @@ def test_a_confirmed_command_never_reaches_memories_that_are_not_mine(world, sce
 
 
 def test_the_preview_refuses_bad_input_and_shows_only_my_memories(world, scene):
-    alice = _login(world.alice)
+    alice = logged_in(world.alice)
     for data, message in [
         ({}, REQUIRED),
         ({"query": ""}, REQUIRED),
@@ -332,7 +326,7 @@ def test_the_preview_refuses_bad_input_and_shows_only_my_memories(world, scene):
 
 
 def test_erase_refuses_anything_but_the_phrase(world, scene):
-    alice = _login(world.alice)
+    alice = logged_in(world.alice)
     for data, message in [
         ({}, REQUIRED),
         ({"phrase": ""}, REQUIRED),
@@ -344,7 +338,7 @@ def test_erase_refuses_anything_but_the_phrase(world, scene):
 
 
 def test_export_ignores_what_it_is_sent_and_holds_only_my_data(world, scene):
-    response = _login(world.alice).post("/data/export", {"user_id": "bob", "tenant": "acme", "x": LONG})
+    response = logged_in(world.alice).post("/data/export", {"user_id": "bob", "tenant": "acme", "x": LONG})
     assert response.status_code == 200
     body = response.content.decode()
     assert "Alice prefers tables" in body
@@ -355,7 +349,7 @@ def test_export_ignores_what_it_is_sent_and_holds_only_my_data(world, scene):
 
 
 def test_an_unknown_filter_code_is_a_400_that_names_the_filter(world, scene):
-    alice = _login(world.alice)
+    alice = logged_in(world.alice)
     for params, field in [
         ({"type": "nonsense"}, "Type"),
         ({"status": "deleted"}, "Status"),
@@ -373,7 +367,7 @@ def test_an_unknown_filter_code_is_a_400_that_names_the_filter(world, scene):
 
 
 def test_every_filter_shows_only_my_memories_and_unknown_parameters_are_ignored(world, scene):
-    alice = _login(world.alice)
+    alice = logged_in(world.alice)
     for params in (
         {"scope": "tenant"},
         {"scope": "user"},
