@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -100,3 +101,17 @@ def test_a_write_compares_with_the_memory_written_before_it_without_opening_it(w
     monkeypatch.setattr(selectors, "decrypt_column", refuse)
     second = write("I prefer long, detailed answers.")
     assert second.decision.conflict_with == str(first.memory.pk)
+
+
+def test_the_scope_read_is_served_by_the_subject_index(world):
+    """Dedup compares fingerprints among these rows: the subject index, not a fingerprint index, finds them."""
+    if connection.vendor != "sqlite":
+        pytest.skip("reads SQLite's query plan")
+    with CaptureQueriesContext(connection) as queries:
+        existing_in_scope(tenant_id=world.demo.pk, scope=Scope(Level.USER, user_id="alice"), now=timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN QUERY PLAN " + queries[0]["sql"])
+        plan = " ".join(str(row[-1]) for row in cursor.fetchall())
+    assert "USING INDEX memory_subject_level_status" in plan
+    index_names = {index.name for index in Memory._meta.indexes}
+    assert "memory_fingerprint" not in index_names
