@@ -15,6 +15,7 @@ import hmac
 import math
 import random
 import time
+import timeit
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
@@ -309,6 +310,11 @@ def bench_seed(
         seeded += len(records)
         progress(seeded)
     return seeded
+
+
+def python_speed() -> float:
+    """Microseconds for a fixed pure-Python loop: to compare figures taken on different (or busy) machines."""
+    return min(timeit.repeat(lambda: sum(range(1000)), number=200, repeat=5)) / 200 * 1e6
 
 
 def percentile(samples: list[float], fraction: float) -> float:

@@ -30,5 +30,17 @@ def test_it_prints_every_row_and_the_ratio():
         p50, p99, per_second = (float(figure) for figure in line[len(row) :].split())
         assert 0 < p50 <= p99 and per_second > 0
     assert "pipeline/parts ratio" in text
+    assert "pipeline/steps ratio" in text
+    assert "this machine runs sum(range(1000)) in" in text.splitlines()[0]
     # Each size is measured with its own subjects, each of whom wrote once before the timed writes.
     assert Memory.objects.filter(user_id__startswith="user-1200-").values("user_id").distinct().count() == 500
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_http_rows_do_not_depend_on_the_deployments_allowed_hosts(settings):
+    # The benchmark's test client talks to its own process; a production ALLOWED_HOSTS must not turn
+    # its HTTP writes into 400s.
+    settings.ALLOWED_HOSTS = ["memgov.example.com"]
+    out = StringIO()
+    call_command("bench_write", writes=3, sizes="600", stdout=out)
+    assert "pipeline via HTTP    @ 600 stored" in out.getvalue()
