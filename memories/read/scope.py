@@ -18,10 +18,11 @@ A request naming a scope its caller may not read (a person asking for another su
 subject is not in, a level or type outside the agent key's allowance) gets no grant at all: the
 caller answers as if there were nothing, and records ``cross_scope_read``.
 
-The query filters ``tenant_id = ? AND status = 'active' AND user_id IN (subject, '')``, which is the
-``memory_subject_status`` index: its cost is the subject's own rows plus the tenant's shared rules,
-whatever the table's size. It is written as SQL (see ``_candidate_sql``) because building the same
-filter with the ORM cost several times the query itself on every read.
+The query reads two branches, ``tenant_id = ? AND user_id = subject`` and ``tenant_id = ? AND user_id =
+''`` (both ``status = 'active'``), each on the ``memory_subject_level_status`` index: its cost is the
+subject's own rows plus the tenant's shared rules, whatever the table's size. It is written as SQL (see
+``_candidate_sql``) because building the same filter with the ORM cost several times the query itself on
+every read.
 """
 
 from __future__ import annotations
@@ -241,52 +242,49 @@ def _candidate_statement(
         own.append(f"({c('level')} = %s AND {c('task_id')} = %s)")
     if teams:
         shared.append(f"({c('level')} = %s AND {c('team')} IN ({_marks(teams)}))")
-    where = [
-        f"{c('tenant')} = %s",
-        f"{c('status')} = %s",
-        f"{c('user_id')} IN (%s, '')",
-        f"({c('expires_at')} IS NULL OR {c('expires_at')} > %s)",
-        f"(({c('user_id')} = %s AND ({' OR '.join(own)})) OR ({c('user_id')} = '' AND ({' OR '.join(shared)})))",
-    ]
+    allowances = ""
     for name, allowed in (("type", types), ("level", levels)):
         if allowed is not None:  # an empty allowance matches nothing
-            where.append(f"{c(name)} IN ({_marks(allowed)})" if allowed else "1 = 0")
+            allowances += f" AND {c(name)} IN ({_marks(allowed)})" if allowed else " AND 1 = 0"
     select = ", ".join(c(name) for name in ContextCandidate._fields)
     # Only quoted column names from the model's _meta and %s placeholders are interpolated.
     table = connection.ops.quote_name(Memory._meta.db_table)
-    return (
-        f"SELECT {select} FROM {table} WHERE {' AND '.join(where)}"  # noqa: S608
-        f" ORDER BY {c('updated_at')} DESC, {c('id')} DESC LIMIT %s"
-    )
+
+    def branch(user_id: str, levels_where: list[str]) -> str:
+        return (
+            f"SELECT {select} FROM {table} WHERE {c('tenant')} = %s AND {c('user_id')} = {user_id}"  # noqa: S608
+            f" AND {c('status')} = %s AND ({c('expires_at')} IS NULL OR {c('expires_at')} > %s)"
+            f" AND ({' OR '.join(levels_where)}){allowances}"
+        )
+
+    # Two branches, each an equality on (tenant, user_id): the subject index, which PostgreSQL's planner
+    # picks even before the table was first analyzed (with one ``user_id IN (…)`` branch it scanned the
+    # tenant's every active row after a bulk load). The subject is never blank, so no row is in both.
+    own_rows, shared_rules = branch("%s", own), branch("''", shared)
+    return f"{own_rows} UNION ALL {shared_rules} ORDER BY {c('updated_at')} DESC, {c('id')} DESC LIMIT %s"
 
 
 def _candidate_params(grant: ReadGrant, *, now: datetime, limit: int, db: BaseDatabaseWrapper) -> list[object]:
     """The values of ``_candidate_statement``'s placeholders, in their order."""
     user, project, session, task = Level.USER.value, Level.PROJECT.value, Level.SESSION.value, Level.TASK.value
-    params: list[object] = [
-        grant.tenant_id,
-        Status.ACTIVE.value,
-        grant.user_id,
-        db.ops.adapt_datetimefield_value(now),
-        grant.user_id,
-        user,
-    ]
-    if grant.project:
-        params += [user, project, grant.project]
-    if grant.session_id:
-        params += [session, grant.session_id]
-    if grant.task_id:
-        params += [task, grant.task_id]
-    params.append(Level.TENANT.value)
-    if grant.project_rules:
-        params += [project, grant.project]
-    if grant.teams:
-        params += [Level.TEAM.value, *grant.teams]
+    active, until = Status.ACTIVE.value, db.ops.adapt_datetimefield_value(now)
+    allowances: list[object] = []
     for allowed in (grant.types, grant.levels):
         if allowed is not None:
-            params += sorted(allowed)
-    params.append(limit)
-    return params
+            allowances += sorted(allowed)
+    own: list[object] = [grant.tenant_id, grant.user_id, active, until, user]
+    if grant.project:
+        own += [user, project, grant.project]
+    if grant.session_id:
+        own += [session, grant.session_id]
+    if grant.task_id:
+        own += [task, grant.task_id]
+    shared: list[object] = [grant.tenant_id, active, until, Level.TENANT.value]
+    if grant.project_rules:
+        shared += [project, grant.project]
+    if grant.teams:
+        shared += [Level.TEAM.value, *grant.teams]
+    return [*own, *allowances, *shared, *allowances, limit]
 
 
 def _candidate_sql(grant: ReadGrant, *, now: datetime, limit: int, db: BaseDatabaseWrapper) -> tuple[str, list[object]]:
