@@ -249,10 +249,11 @@ class Command(BaseCommand):
             memory.content = f"Synthetic preference number {n}"
             batch.append(memory)
             if len(batch) == 5000:
-                Memory.objects.bulk_create(batch)
+                # batch_size: PostgreSQL takes at most 65,535 parameters a statement (~30 a row here).
+                Memory.objects.bulk_create(batch, batch_size=1000)
                 batch = []
         if batch:
-            Memory.objects.bulk_create(batch)
+            Memory.objects.bulk_create(batch, batch_size=1000)
         if connection.vendor == "sqlite":
             # The bulk load left a write-ahead log of tens of thousands of pages, which every read
             # looks through until it is copied back; a server reaches steady state with a short one.
