@@ -15,6 +15,7 @@ Content is encrypted at rest in every case; an erased subject's data key is alre
 from __future__ import annotations
 
 import logging
+import time
 from datetime import datetime, timedelta
 from uuid import UUID
 
@@ -75,15 +76,30 @@ def _sqlite_secure_delete_on() -> None:
             cursor.execute("PRAGMA secure_delete = ON")
 
 
-def _sqlite_truncate_wal() -> None:
-    """Copy the WAL into the database and empty it, so no pre-purge page image survives in it."""
+# Another connection's checkpoint (each process's background thread runs one a second) makes ours
+# answer "busy" at once, without waiting: try again for this long before leaving it to the next one.
+TRUNCATE_PATIENCE_SECONDS = 5.0
+
+
+def sqlite_truncate_wal() -> bool:
+    """Copy the WAL into the database and empty it, so no pre-purge page image survives in it.
+
+    True once the log is empty (or there is none: PostgreSQL, or inside a transaction, where it can't be).
+    Readers are waited for by SQLite's busy timeout; a concurrent checkpoint, by trying again.
+    """
     if connection.vendor != "sqlite" or connection.in_atomic_block:
-        return
-    with connection.cursor() as cursor:
-        cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        busy, _log, _done = cursor.fetchone()
-    if busy:
-        logger.warning("purge: WAL checkpoint was blocked by a reader; it completes at the next checkpoint")
+        return connection.vendor != "sqlite"
+    deadline = time.monotonic() + TRUNCATE_PATIENCE_SECONDS
+    while True:
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            busy, _log, _done = cursor.fetchone()
+        if not busy:
+            return True
+        if time.monotonic() > deadline:
+            logger.warning("purge: WAL checkpoint was blocked; the log is emptied at the next checkpoint")
+            return False
+        time.sleep(0.01)
 
 
 def purge_run(
@@ -110,5 +126,5 @@ def purge_run(
                 result.add("purged" if purged else "skipped")
         result.has_more = result.has_more or budget <= 0
         if result["purged"]:
-            _sqlite_truncate_wal()
+            sqlite_truncate_wal()
     return result

@@ -3,6 +3,8 @@ delete that leaves no trace of the content in any table (or in the SQLite file a
 
 from __future__ import annotations
 
+import sqlite3
+import threading
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -18,7 +20,7 @@ from governance.models import PolicyVersion
 from governance.pipeline.base import Scope
 from governance.vocabulary import Level, Status
 from memories.lifecycle import purge as purge_module
-from memories.lifecycle.purge import purge_run
+from memories.lifecycle.purge import purge_run, sqlite_truncate_wal
 from memories.models import Confirmation, Memory, MemoryVersion
 from memories.services.records import NewMemory, memory_create, memory_delete, memory_update
 
@@ -174,3 +176,31 @@ def test_after_a_purge_no_trace_of_the_content_is_left_in_the_database_file(worl
     assert leftovers == []
     assert canary.encode() not in data
     assert AuditEvent.objects.filter(event="memory_purged", memory_id=memory.pk).count() == 1
+
+
+@pytest.mark.skipif("connection.vendor != 'sqlite'", reason="SQLite's write-ahead log")
+@pytest.mark.django_db(transaction=True)
+def test_the_log_is_emptied_even_while_another_connection_checkpoints(world, make_memory):
+    # Every process's background thread checkpoints once a second, and a checkpoint running elsewhere
+    # makes ours answer "busy" at once (CI once caught the purge at that moment: pre-purge page images
+    # stayed in the log). Here another connection checkpoints without pause, busy nine times in ten.
+    path = str(connection.settings_dict["NAME"])
+    stop = threading.Event()
+
+    def checkpoint_without_pause() -> None:
+        other = sqlite3.connect(path, timeout=0, isolation_level=None, check_same_thread=False)
+        while not stop.is_set():
+            other.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        other.close()
+
+    elsewhere = threading.Thread(target=checkpoint_without_pause)
+    elsewhere.start()
+    try:
+        for n in range(5):
+            make_memory(world.demo, f"something to log {n}", user_id="alice")
+            assert Path(path + "-wal").stat().st_size > 0
+            assert sqlite_truncate_wal() is True
+            assert Path(path + "-wal").stat().st_size == 0
+    finally:
+        stop.set()
+        elsewhere.join()
