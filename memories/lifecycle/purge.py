@@ -84,11 +84,14 @@ TRUNCATE_PATIENCE_SECONDS = 5.0
 def sqlite_truncate_wal() -> bool:
     """Copy the WAL into the database and empty it, so no pre-purge page image survives in it.
 
-    True once the log is empty (or there is none: PostgreSQL, or inside a transaction, where it can't be).
-    Readers are waited for by SQLite's busy timeout; a concurrent checkpoint, by trying again.
+    True once the log is empty, or on PostgreSQL, which has none; False inside a transaction, where a
+    checkpoint can't run. Readers are waited for by SQLite's busy timeout; a concurrent checkpoint, by
+    trying again.
     """
-    if connection.vendor != "sqlite" or connection.in_atomic_block:
-        return connection.vendor != "sqlite"
+    if connection.vendor != "sqlite":
+        return True
+    if connection.in_atomic_block:
+        return False
     deadline = time.monotonic() + TRUNCATE_PATIENCE_SECONDS
     while True:
         with connection.cursor() as cursor:
