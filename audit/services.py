@@ -15,7 +15,7 @@ from django.utils import timezone
 from audit.chain import GENESIS, event_hash
 from audit.events import Event
 from audit.models import AuditChainHead, AuditEvent
-from config.rows import insert_values
+from dbkit.rows import insert_values
 
 _DETAIL_KEY = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
 # Ids, codes, counts: short tokens with no spaces and ASCII only, so free text (memory content,

@@ -74,7 +74,7 @@ TEMPLATES = [
 _default_sqlite = f"sqlite:///{VAR_DIR / 'memgov.sqlite3'}"
 DATABASES = {"default": dj_database_url.parse(envstr("DATABASE_URL", _default_sqlite), conn_max_age=60)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"]["ENGINE"] = "config.sqlite3"  # Django's, with placeholders converted once per statement
+    DATABASES["default"]["ENGINE"] = "dbkit.sqlite3"  # Django's, with placeholders converted once per statement
     DATABASES["default"]["OPTIONS"] = {
         # IMMEDIATE: a writer takes the lock at BEGIN, so two writers queue on busy_timeout instead
         # of one failing with "database is locked" when it upgrades a read lock mid-transaction.
@@ -171,7 +171,7 @@ MEMGOV_MASTER_KEY_FILE_PATH = envstr("MEMGOV_MASTER_KEY_FILE", "")
 MEMGOV_DEV_KEY_FILE = VAR_DIR / "master.key"
 MEMGOV_MAX_CONTENT_CHARS = envint("MEMGOV_MAX_CONTENT_CHARS", 2000)
 # SQLite only: how often each process checkpoints the WAL in the background (0: leave it to SQLite,
-# which then checkpoints inside commits). See config/sqlite_checkpoint.py.
+# which then checkpoints inside commits). See dbkit/sqlite_checkpoint.py.
 MEMGOV_SQLITE_CHECKPOINT_SECONDS = envint("MEMGOV_SQLITE_CHECKPOINT_SECONDS", 1)
 MEMGOV_AUDIT_SIGNING_KEY = envsecret("MEMGOV_AUDIT_SIGNING_KEY")
 # Who may scrape /metrics: a bearer token; unset, only direct connections from this machine.

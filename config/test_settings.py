@@ -16,7 +16,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 SESSION_COOKIE_SECURE = False
 CSRF_COOKIE_SECURE = False
 
-if DATABASES["default"]["ENGINE"] == "config.sqlite3":
+if DATABASES["default"]["ENGINE"] == "dbkit.sqlite3":
     # A file, not :memory:, so that threads and the raw-bytes tests see the real database file.
     # One file per test run, so that parallel runs on one machine never share a database.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}

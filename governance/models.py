@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from dbkit.ids import new_id
 from governance.vocabulary import Role
 from memories.crypto import EncryptedTextField
-from memories.ids import new_id
 
 
 class Tenant(models.Model):

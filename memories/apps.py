@@ -8,7 +8,7 @@ class MemoriesConfig(AppConfig):
     def ready(self) -> None:
         from django.db.backends.signals import connection_created
 
-        from config.sqlite_checkpoint import on_connection_created
+        from dbkit.sqlite_checkpoint import on_connection_created
         from memories.api import schema_auth  # noqa: F401  (registers the agent key with drf-spectacular)
 
         connection_created.connect(on_connection_created, dispatch_uid="memgov-sqlite-checkpoint")

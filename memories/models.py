@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from django.db import models
 
+from dbkit.ids import new_id
 from governance.models import AgentClient, Tenant
 from governance.vocabulary import Level, MemoryType, Sensitivity, SourceType, Status
 from memories.crypto import EncryptedTextField
-from memories.ids import new_id
 
 
 def _choices(enum: type) -> list[tuple[str, str]]:

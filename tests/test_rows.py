@@ -1,4 +1,4 @@
-"""config.rows.insert_rows: the hot paths' INSERT behaves as save() does."""
+"""dbkit.rows.insert_rows: the hot paths' INSERT behaves as save() does."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from config.rows import insert_rows, insert_values
+from dbkit.rows import insert_rows, insert_values
 from governance.vocabulary import Level
 from memories.models import Memory
 
@@ -90,7 +90,7 @@ def test_shortcut_values_equal_what_the_fields_prepare(world):
     # Each converter must give exactly the field's own database value, on this backend.
     from uuid import uuid4
 
-    from config.rows import _converter
+    from dbkit.rows import _converter
 
     aware = timezone.now()
     cases = [
@@ -126,7 +126,7 @@ def test_shortcut_values_equal_what_the_fields_prepare(world):
 def test_values_the_shortcuts_do_not_know_go_through_the_field():
     from datetime import datetime
 
-    from config.rows import _MISSING, _converter
+    from dbkit.rows import _MISSING, _converter
 
     created_at = AuditEvent._meta.get_field("created_at")
     assert _converter(created_at)(datetime(2026, 1, 1, 12, 0), connection) is _MISSING  # naive
@@ -169,7 +169,7 @@ def test_an_audit_row_stores_the_same_columns_as_save(world):
 
 
 def test_selected_instances_equal_what_the_orm_loads(world, make_memory):
-    from config.rows import select_instances
+    from dbkit.rows import select_instances
     from governance.models import AgentClient
 
     memory = make_memory(world.demo, "Prefers tables", user_id="alice")

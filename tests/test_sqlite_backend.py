@@ -1,4 +1,4 @@
-"""config.sqlite3: Django's SQLite backend, with each statement's placeholders converted once."""
+"""dbkit.sqlite3: Django's SQLite backend, with each statement's placeholders converted once."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.skipif(connection.vendor != "sqlite", reason="the SQLit
     ],
 )
 def test_it_converts_as_django_does(query):
-    from config.sqlite3.base import CursorWrapper
+    from dbkit.sqlite3.base import CursorWrapper
 
     ours = CursorWrapper.convert_query(None, query)
     django = SQLiteCursorWrapper.convert_query(None, query)
@@ -28,7 +28,7 @@ def test_it_converts_as_django_does(query):
 
 @pytest.mark.django_db
 def test_named_parameters_are_converted_as_before():
-    from config.sqlite3.base import CursorWrapper
+    from dbkit.sqlite3.base import CursorWrapper
 
     with connection.cursor() as cursor:
         assert isinstance(cursor.cursor, CursorWrapper)  # the backend's own cursor is in use
@@ -38,7 +38,7 @@ def test_named_parameters_are_converted_as_before():
 
 @pytest.mark.django_db
 def test_a_repeated_statement_is_converted_once():
-    from config.sqlite3.base import _qmark
+    from dbkit.sqlite3.base import _qmark
 
     statement = "SELECT %s + %s -- test_a_repeated_statement_is_converted_once"
     with connection.cursor() as cursor:

@@ -8,7 +8,7 @@ import time
 import pytest
 from django.db import connection
 
-from config.sqlite_checkpoint import FALLBACK_PAGES, ensure_checkpointer
+from dbkit.sqlite_checkpoint import FALLBACK_PAGES, ensure_checkpointer
 
 
 def _writer(path: str) -> sqlite3.Connection:

@@ -3,8 +3,8 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
+import dbkit.ids
 import memories.crypto.fields
-import memories.ids
 
 
 class Migration(migrations.Migration):
@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
             fields=[
                 (
                     "id",
-                    models.UUIDField(default=memories.ids.new_id, editable=False, primary_key=True, serialize=False),
+                    models.UUIDField(default=dbkit.ids.new_id, editable=False, primary_key=True, serialize=False),
                 ),
                 ("kind", models.CharField(max_length=32)),
                 ("window_start", models.DateTimeField()),
@@ -48,7 +48,7 @@ class Migration(migrations.Migration):
             fields=[
                 (
                     "id",
-                    models.UUIDField(default=memories.ids.new_id, editable=False, primary_key=True, serialize=False),
+                    models.UUIDField(default=dbkit.ids.new_id, editable=False, primary_key=True, serialize=False),
                 ),
                 (
                     "kind",

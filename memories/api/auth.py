@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
-from config.rows import select_instances
+from dbkit.rows import select_instances
 from governance.models import AgentClient
 
 KEY_PREFIX = "mg"

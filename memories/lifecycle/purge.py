@@ -24,10 +24,10 @@ from django.utils import timezone
 
 from audit.events import Event
 from audit.services import audit_record
+from dbkit.ids import new_id
 from governance.models import Tenant
 from governance.policy import policy_snapshot_for_tenant
 from governance.vocabulary import Status
-from memories.ids import new_id
 from memories.lifecycle.base import DEFAULT_BATCH_SIZE, JobResult, claim, job_actor, timed_run
 from memories.models import Confirmation, Memory, MemoryVersion
 

@@ -3,8 +3,8 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
+import dbkit.ids
 import memories.crypto.fields
-import memories.ids
 
 
 class Migration(migrations.Migration):
@@ -20,7 +20,7 @@ class Migration(migrations.Migration):
             fields=[
                 (
                     "id",
-                    models.UUIDField(default=memories.ids.new_id, editable=False, primary_key=True, serialize=False),
+                    models.UUIDField(default=dbkit.ids.new_id, editable=False, primary_key=True, serialize=False),
                 ),
                 ("user_id", models.CharField(max_length=128)),
                 ("erased_by", models.CharField(max_length=160)),
@@ -39,7 +39,7 @@ class Migration(migrations.Migration):
             fields=[
                 (
                     "id",
-                    models.UUIDField(default=memories.ids.new_id, editable=False, primary_key=True, serialize=False),
+                    models.UUIDField(default=dbkit.ids.new_id, editable=False, primary_key=True, serialize=False),
                 ),
                 (
                     "level",
@@ -167,7 +167,7 @@ class Migration(migrations.Migration):
             fields=[
                 (
                     "id",
-                    models.UUIDField(default=memories.ids.new_id, editable=False, primary_key=True, serialize=False),
+                    models.UUIDField(default=dbkit.ids.new_id, editable=False, primary_key=True, serialize=False),
                 ),
                 ("confirm_by", models.CharField(max_length=8)),
                 (
@@ -207,7 +207,7 @@ class Migration(migrations.Migration):
             fields=[
                 (
                     "id",
-                    models.UUIDField(default=memories.ids.new_id, editable=False, primary_key=True, serialize=False),
+                    models.UUIDField(default=dbkit.ids.new_id, editable=False, primary_key=True, serialize=False),
                 ),
                 ("version", models.PositiveIntegerField()),
                 ("content", memories.crypto.fields.EncryptedTextField()),

@@ -3,7 +3,7 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
-import memories.ids
+import dbkit.ids
 
 
 class Migration(migrations.Migration):
@@ -23,7 +23,7 @@ class Migration(migrations.Migration):
             fields=[
                 (
                     "id",
-                    models.UUIDField(default=memories.ids.new_id, editable=False, primary_key=True, serialize=False),
+                    models.UUIDField(default=dbkit.ids.new_id, editable=False, primary_key=True, serialize=False),
                 ),
                 ("user_id", models.CharField(max_length=128)),
                 ("source_ids", models.JSONField(default=list)),

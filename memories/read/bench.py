@@ -24,6 +24,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
+from dbkit.ids import new_id
 from governance.models import AgentClient, Membership, Project, Tenant
 from governance.pipeline.normalize import normalize_content
 from governance.services.projects import project_create, project_member_add
@@ -31,7 +32,6 @@ from governance.services.tenancy import agent_key_create, membership_set, tenant
 from governance.vocabulary import Level, MemoryType, SourceType, Status
 from memories.crypto.datakeys import data_key_for, fingerprint_key
 from memories.crypto.envelope import associated_data, seal
-from memories.ids import new_id
 from memories.models import Confirmation, Memory, MemoryVersion
 
 BENCH_TENANTS = ("bench-a", "bench-b")

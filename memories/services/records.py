@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from audit.events import Event
 from audit.services import audit_record
-from config.rows import insert_rows
+from dbkit.rows import insert_rows
 from governance.models import AgentClient
 from governance.pipeline.base import Scope
 from governance.vocabulary import Status
