@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "guardian",
+    "vault",
     "governance",
     "memories",
     "audit",
@@ -165,7 +166,7 @@ SPECTACULAR_SETTINGS = {
 
 # --- memgov ----------------------------------------------------------------------------------
 # The master key wraps every data key. It never lives in code, settings defaults or the database.
-# The variable itself only; MEMGOV_MASTER_KEY_FILE is read by memories/crypto/keyring.py.
+# The variable itself only; MEMGOV_MASTER_KEY_FILE is read by vault/keyring.py.
 MEMGOV_MASTER_KEY = envstr("MEMGOV_MASTER_KEY")
 MEMGOV_MASTER_KEY_FILE_PATH = envstr("MEMGOV_MASTER_KEY_FILE", "")
 MEMGOV_DEV_KEY_FILE = VAR_DIR / "master.key"

@@ -7,7 +7,7 @@ from django.db import models
 
 from dbkit.ids import new_id
 from governance.vocabulary import Role
-from memories.crypto import EncryptedTextField
+from vault.fields import EncryptedTextField
 
 
 class Tenant(models.Model):

@@ -4,7 +4,7 @@ import hashlib
 import hmac
 
 from governance.pipeline.normalize import normalize_content
-from memories.crypto.datakeys import fingerprint_key
+from vault.datakeys import fingerprint_key
 
 
 def content_fingerprint(*, tenant_id: int, content: str) -> str:

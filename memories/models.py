@@ -1,4 +1,4 @@
-"""The data people own: memory records, their versions, confirmations, subjects and their keys."""
+"""The data people own: memory records, their versions, confirmations and subjects."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from django.db import models
 from dbkit.ids import new_id
 from governance.models import AgentClient, Tenant
 from governance.vocabulary import Level, MemoryType, Sensitivity, SourceType, Status
-from memories.crypto import EncryptedTextField
+from vault.fields import EncryptedTextField
 
 
 def _choices(enum: type) -> list[tuple[str, str]]:
@@ -43,19 +43,6 @@ class SessionOptOut(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tenant", "user_id", "session_id"], name="optout_unique"),
         ]
-
-
-class DataKey(models.Model):
-    """A per-subject AES key, wrapped by the master key. Deleting the row crypto-shreds the subject."""
-
-    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE)
-    owner = models.CharField(max_length=128, blank=True)  # subject id, or "" for shared scopes
-    wrapped_key = models.BinaryField()
-    master_key_version = models.PositiveIntegerField()
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["tenant", "owner"], name="datakey_unique_owner")]
 
 
 class Memory(models.Model):

@@ -18,8 +18,8 @@ from governance.models import Membership, PolicyVersion
 from governance.pipeline.base import ExistingMemory, PolicySnapshot, Scope
 from governance.policy import default_policy_document, snapshot_from_document, snapshot_from_text
 from governance.vocabulary import Level, MemoryType, SourceType, Status
-from memories.crypto.fields import decrypt_column
 from memories.models import Memory, SessionOptOut, Subject
+from vault.fields import decrypt_column
 
 # Enough to find duplicates and contradictions in any realistic scope; bounded so a write never
 # grows with the number of stored memories.

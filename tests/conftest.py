@@ -131,6 +131,6 @@ def make_memory() -> Callable[..., Memory]:
 @pytest.fixture(autouse=True)
 def _forget_cached_data_keys() -> None:
     """Each test's database starts empty; keys cached by an earlier test must not leak into it."""
-    from memories.crypto.datakeys import forget_cached_keys
+    from vault.datakeys import forget_cached_keys
 
     forget_cached_keys()

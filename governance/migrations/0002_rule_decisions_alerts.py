@@ -4,7 +4,7 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 import dbkit.ids
-import memories.crypto.fields
+import vault.fields
 
 
 class Migration(migrations.Migration):
@@ -57,7 +57,7 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 ("actor", models.CharField(max_length=160)),
-                ("reason", memories.crypto.fields.EncryptedTextField(blank=True, null=True)),
+                ("reason", vault.fields.EncryptedTextField(blank=True, null=True)),
                 ("memory_version", models.PositiveIntegerField()),
                 ("high_risk", models.BooleanField(default=False)),
                 ("created_at", models.DateTimeField(auto_now_add=True)),

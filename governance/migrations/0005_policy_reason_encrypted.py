@@ -4,13 +4,13 @@ every other reason. Existing reasons are sealed here with the data keys of the r
 
 from django.db import migrations
 
-import memories.crypto.fields
+import vault.fields
 
 FIELD = "reason"  # the final attname, which the associated data names
 
 
 def _aad(row) -> bytes:
-    from memories.crypto.envelope import associated_data
+    from vault.envelope import associated_data
 
     return associated_data(
         model="governance.policyversion", tenant_id=row.tenant_id, record_id=str(row.pk), field=FIELD
@@ -18,8 +18,8 @@ def _aad(row) -> bytes:
 
 
 def seal_reasons(apps, schema_editor) -> None:
-    from memories.crypto.datakeys import data_key_for
-    from memories.crypto.envelope import seal
+    from vault.datakeys import data_key_for
+    from vault.envelope import seal
 
     PolicyVersion = apps.get_model("governance", "PolicyVersion")
     for row in PolicyVersion.objects.exclude(reason="").only("pk", "tenant_id", "reason").iterator():
@@ -39,7 +39,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="policyversion",
             name="reason_sealed",
-            field=memories.crypto.fields.EncryptedTextField(blank=True, null=True),
+            field=vault.fields.EncryptedTextField(blank=True, null=True),
         ),
         migrations.RunPython(seal_reasons, migrations.RunPython.noop),
         migrations.RemoveField(model_name="policyversion", name="reason"),

@@ -20,10 +20,10 @@ from django.utils import timezone
 from governance.models import RuleDecision
 from governance.pipeline.lexicons.rule_risk import RiskTopic, rule_risk_topics
 from governance.vocabulary import Level, MemoryType, Status
-from memories.crypto import DecryptionError
 from memories.lifecycle.similarity import bigrams, jaccard, overlap
 from memories.models import Confirmation, Memory, MemoryVersion
 from memories.selectors import memory_versions
+from vault import DecryptionError
 
 # A high-risk rule needs this many approvals, from as many different admins (none of them the proposer).
 HIGH_RISK_APPROVALS = 2

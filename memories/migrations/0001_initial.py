@@ -4,7 +4,7 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 import dbkit.ids
-import memories.crypto.fields
+import vault.fields
 
 
 class Migration(migrations.Migration):
@@ -77,7 +77,7 @@ class Migration(migrations.Migration):
                         max_length=32,
                     ),
                 ),
-                ("content", memories.crypto.fields.EncryptedTextField()),
+                ("content", vault.fields.EncryptedTextField()),
                 ("fingerprint", models.CharField(max_length=64)),
                 (
                     "source_type",
@@ -210,7 +210,7 @@ class Migration(migrations.Migration):
                     models.UUIDField(default=dbkit.ids.new_id, editable=False, primary_key=True, serialize=False),
                 ),
                 ("version", models.PositiveIntegerField()),
-                ("content", memories.crypto.fields.EncryptedTextField()),
+                ("content", vault.fields.EncryptedTextField()),
                 (
                     "type",
                     models.CharField(
@@ -241,7 +241,7 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 ("change", models.CharField(max_length=32)),
-                ("change_reason", memories.crypto.fields.EncryptedTextField(blank=True, null=True)),
+                ("change_reason", vault.fields.EncryptedTextField(blank=True, null=True)),
                 ("changed_by", models.CharField(max_length=160)),
                 ("created_at", models.DateTimeField(auto_now_add=True)),
                 (

@@ -30,9 +30,9 @@ from governance.pipeline.normalize import normalize_content
 from governance.services.projects import project_create, project_member_add
 from governance.services.tenancy import agent_key_create, membership_set, tenant_create, user_create
 from governance.vocabulary import Level, MemoryType, SourceType, Status
-from memories.crypto.datakeys import data_key_for, fingerprint_key
-from memories.crypto.envelope import associated_data, seal
 from memories.models import Confirmation, Memory, MemoryVersion
+from vault.datakeys import data_key_for, fingerprint_key
+from vault.envelope import associated_data, seal
 
 BENCH_TENANTS = ("bench-a", "bench-b")
 BENCH_AGENT = "bench-agent"

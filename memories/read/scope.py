@@ -41,10 +41,10 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from governance.models import Membership, Project, ProjectMembership, Team, TeamMembership
 from governance.vocabulary import Level, Status
 from memories.access import Caller
-from memories.crypto import DecryptionError
-from memories.crypto.datakeys import data_key_by_id
-from memories.crypto.envelope import associated_data, key_id_of, open_sealed_with
 from memories.models import Memory, Subject
+from vault import DecryptionError
+from vault.datakeys import data_key_by_id
+from vault.envelope import associated_data, key_id_of, open_sealed_with
 
 # The newest this many visible rows are ranked; a subject with more sees its most recently updated.
 CANDIDATE_LIMIT = 500

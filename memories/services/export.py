@@ -17,9 +17,9 @@ from audit.events import Event
 from audit.models import AuditEvent
 from audit.services import audit_record
 from governance.models import Tenant
-from memories.crypto.envelope import DecryptionError
 from memories.models import Confirmation, Memory, MemoryVersion, SessionOptOut, Subject
 from memories.selectors import complete_history
+from vault.envelope import DecryptionError
 
 EXPORT_FORMAT = "memgov.subject-export/1"
 

@@ -7,10 +7,8 @@ from django.db import transaction
 from audit.events import Event
 from audit.services import audit_record
 from governance.vocabulary import Status
-from memories.crypto.datakeys import forget_cached_keys
 from memories.models import (
     Confirmation,
-    DataKey,
     ErasureReceipt,
     Memory,
     MemoryVersion,
@@ -18,6 +16,7 @@ from memories.models import (
     Subject,
 )
 from memories.services.records import memory_delete
+from vault.datakeys import data_key_destroy
 
 
 def _subject(*, tenant_id: int, user_id: str) -> Subject:
@@ -86,8 +85,7 @@ def subject_erase(*, tenant_id: int, user_id: str, actor: str) -> ErasureReceipt
     memory_ids = list(memories.values_list("id", flat=True))
     versions = MemoryVersion.objects.filter(tenant_id=tenant_id, memory_id__in=memory_ids)
     version_count = versions.count()
-    key_destroyed, _ = DataKey.objects.filter(tenant_id=tenant_id, owner=user_id).delete()
-    forget_cached_keys(tenant_id=tenant_id, owner=user_id)
+    key_destroyed = data_key_destroy(tenant_id=tenant_id, owner=user_id)
     Confirmation.objects.filter(tenant_id=tenant_id, memory_id__in=memory_ids).delete()
     versions.delete()
     memories.delete()

@@ -20,11 +20,11 @@ from governance.pipeline import run_pipeline
 from governance.pipeline.base import Actor, Candidate, Decision, InvalidCandidate, Scope, WriteContext
 from governance.pipeline.dedup import remember_aspects
 from governance.vocabulary import DecisionKind, Level, MemoryType, Role, Status
-from memories.crypto.datakeys import data_key_for
 from memories.fingerprints import content_fingerprint
 from memories.models import Confirmation, Memory
 from memories.services.records import NewMemory, memory_create, memory_update, touch_subject
 from memories.write_selectors import WriteFacts, existing_in_scope, write_facts
+from vault.datakeys import data_key_for
 
 
 @dataclass(frozen=True)

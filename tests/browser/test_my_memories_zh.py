@@ -10,8 +10,9 @@ from playwright.sync_api import expect
 
 from governance.pipeline.base import Candidate, Scope
 from governance.vocabulary import Level, MemoryType, SourceType
-from memories.models import DataKey, Memory
+from memories.models import Memory
 from memories.services.write import memory_write
+from vault.models import DataKey
 
 pytestmark = pytest.mark.browser
 
@@ -128,7 +129,7 @@ def test_inbox_export_and_erase_in_chinese(page, login, live_server, world, make
     expect(page.get_by_test_id("memories-erased")).to_have_text("7")
     screenshot(page, "erase-receipt-zh")
     assert not Memory.objects.filter(user_id="alice", tenant=world.demo).exists()
-    assert not DataKey.objects.filter(tenant=world.demo, owner="alice").exists()
+    assert not DataKey.objects.filter(tenant_id=world.demo.pk, owner="alice").exists()
     assert agent_context(page, live_server, world.demo_key, "结论")["items"] == []
     bobs.refresh_from_db()
     assert bobs.content == "Bob likes TL;DR"

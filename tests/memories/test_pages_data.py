@@ -7,7 +7,8 @@ import json
 from django.test import Client
 
 from audit.models import AuditEvent
-from memories.models import DataKey, ErasureReceipt, Memory
+from memories.models import ErasureReceipt, Memory
+from vault.models import DataKey
 
 
 def _login(membership, **headers) -> Client:
@@ -57,7 +58,7 @@ def test_erase_shreds_the_key_and_shows_a_receipt(world, make_memory):
     page = alice.get(response["Location"]).content.decode()
     assert str(receipt.id) in page and 'data-testid="memories-erased">1<' in page
     assert not Memory.objects.filter(tenant=world.demo, user_id="alice").exists()
-    assert not DataKey.objects.filter(tenant=world.demo, owner="alice").exists()
+    assert not DataKey.objects.filter(tenant_id=world.demo.pk, owner="alice").exists()
     bobs.refresh_from_db()
     assert bobs.content == "Bob likes TL;DR"
     # Someone else's receipt is a 404, like a missing one.

@@ -16,8 +16,7 @@ from governance.services.projects import project_create, project_member_add, pro
 from governance.services.tenancy import membership_set, team_create, team_member_add, user_create
 from governance.vocabulary import Level, Status
 from memories.access import Caller
-from memories.crypto.datakeys import forget_cached_keys
-from memories.models import DataKey, Memory
+from memories.models import Memory
 from memories.read.scope import (
     ContextScope,
     CrossScope,
@@ -26,6 +25,8 @@ from memories.read.scope import (
     memory_context_rows,
     read_grant_for,
 )
+from vault.datakeys import forget_cached_keys
+from vault.models import DataKey
 
 NOW = datetime(2026, 7, 7, 10, 0, tzinfo=UTC)
 
@@ -291,7 +292,7 @@ def test_requested_types_narrow_the_read(world, make_memory):
 def test_a_memory_whose_key_was_destroyed_is_skipped(world, make_memory):
     make_memory(world.demo, "shared rule", level=Level.TENANT, type="organization_rule")
     make_memory(world.demo, "alice likes tables", user_id="alice")
-    DataKey.objects.filter(tenant=world.demo, owner="alice").delete()
+    DataKey.objects.filter(tenant_id=world.demo.pk, owner="alice").delete()
     forget_cached_keys()
     assert visible(agent(world), user_id="alice") == ["shared rule"]
 

@@ -20,14 +20,14 @@ from governance.pipeline.base import Candidate, Scope, WriteContext
 from governance.recognizers import detect_sensitivity
 from governance.services.tenancy import agent_key_create, tenant_create
 from governance.vocabulary import Level, MemoryType, SourceType
-from memories.crypto.datakeys import data_key_for
-from memories.crypto.envelope import associated_data, seal
 from memories.fingerprints import content_fingerprint
 from memories.models import Memory
 from memories.read.bench import python_speed
 from memories.services.records import NewMemory, memory_create
 from memories.services.write import actor_for_write, memory_write
 from memories.write_selectors import existing_in_scope, write_facts
+from vault.datakeys import data_key_for
+from vault.envelope import associated_data, seal
 
 TEXTS = [
     "Remember: I like short answers with a TL;DR line first ({n}).",

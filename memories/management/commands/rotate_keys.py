@@ -5,8 +5,8 @@ from django.core.management.base import BaseCommand
 from audit.events import Event
 from audit.services import audit_record
 from governance.models import Tenant
-from memories.crypto.datakeys import forget_cached_keys, rewrap_all
-from memories.crypto.keyring import get_keyring, reset_keyring
+from vault.datakeys import forget_cached_keys, rewrap_all
+from vault.keyring import get_keyring, reset_keyring
 
 
 class Command(BaseCommand):

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, connection, transaction
 
-from memories.crypto.envelope import unwrap_key, wrap_key
-from memories.crypto.keyring import get_keyring
+from vault.envelope import unwrap_key, wrap_key
+from vault.keyring import get_keyring
 
 if TYPE_CHECKING:
-    from memories.models import DataKey
+    from vault.models import DataKey
 
 _CACHE_SECONDS = 30.0
 _cache_lock = threading.Lock()
@@ -32,7 +32,7 @@ def _wrap_aad(tenant_id: int, owner: str) -> bytes:
     return f"memgov|datakey|{tenant_id}|{owner}".encode()
 
 
-def _unwrap(row) -> bytes:  # row: memories.models.DataKey
+def _unwrap(row: DataKey) -> bytes:
     keyring = get_keyring()
     return unwrap_key(
         bytes(row.wrapped_key),
@@ -43,7 +43,7 @@ def _unwrap(row) -> bytes:  # row: memories.models.DataKey
 
 def _key_row(where: str, params: list[object]) -> DataKey | None:
     """One DataKey row, read with a raw query: a cache miss happens on a write's hot path."""
-    from memories.models import DataKey
+    from vault.models import DataKey
 
     table = connection.ops.quote_name(DataKey._meta.db_table)
     sql = f"SELECT * FROM {table} WHERE {where}"  # noqa: S608 — fixed clauses from this module; values are parameters
@@ -52,7 +52,7 @@ def _key_row(where: str, params: list[object]) -> DataKey | None:
 
 def data_key_for(*, tenant_id: int, owner: str) -> tuple[int, bytes]:
     """The (id, key) that encrypts new values for this owner, creating the key on first use."""
-    from memories.models import DataKey
+    from vault.models import DataKey
 
     now = time.monotonic()
     cached = _by_owner.get((tenant_id, owner))
@@ -114,6 +114,16 @@ def fingerprint_key(*, tenant_id: int) -> bytes:
     return hmac.new(shared, b"memgov|fingerprint|v1", hashlib.sha256).digest()
 
 
+def data_key_destroy(*, tenant_id: int, owner: str) -> bool:
+    """Destroy an owner's data key (crypto-shredding) and drop it from this process's cache; True if
+    there was one. Other processes lose it within the cache's lifetime."""
+    from vault.models import DataKey
+
+    deleted, _ = DataKey.objects.filter(tenant_id=tenant_id, owner=owner).delete()
+    forget_cached_keys(tenant_id=tenant_id, owner=owner)
+    return bool(deleted)
+
+
 def forget_cached_keys(*, tenant_id: int | None = None, owner: str | None = None) -> None:
     with _cache_lock:
         if tenant_id is None:
@@ -127,7 +137,7 @@ def forget_cached_keys(*, tenant_id: int | None = None, owner: str | None = None
 
 def rewrap_all() -> int:
     """Re-wrap every data key under the newest master key version; returns how many changed."""
-    from memories.models import DataKey
+    from vault.models import DataKey
 
     keyring = get_keyring()
     changed = 0

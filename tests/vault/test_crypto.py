@@ -12,11 +12,12 @@ from django.core.management import call_command
 from django.db import connection
 from sqlite_bytes import sqlite_file_bytes
 
-from memories.crypto import DecryptionError
-from memories.crypto.datakeys import forget_cached_keys
-from memories.crypto.keyring import parse_keyring, reset_keyring
-from memories.models import DataKey, Memory, MemoryVersion
+from memories.models import Memory, MemoryVersion
 from memories.services.records import memory_update
+from vault import DecryptionError
+from vault.datakeys import forget_cached_keys
+from vault.keyring import parse_keyring, reset_keyring
+from vault.models import DataKey
 
 SECRET_TEXT = "Prefers answers in Klingon with haiku summaries"
 
@@ -69,7 +70,7 @@ def test_each_subject_has_its_own_data_key(world, make_memory):
     make_memory(world.demo, "a", user_id="alice")
     make_memory(world.demo, "b", user_id="bob")
     make_memory(world.demo, "rule", level="team", team="ai-platform", type="organization_rule")
-    owners = set(DataKey.objects.filter(tenant=world.demo).values_list("owner", flat=True))
+    owners = set(DataKey.objects.filter(tenant_id=world.demo.pk).values_list("owner", flat=True))
     assert {"alice", "bob", ""} <= owners
 
 
@@ -97,7 +98,7 @@ def test_erase_subject_makes_their_ciphertexts_unreadable_and_removes_their_rows
     call_command("erase_subject", tenant="demo", user_id="alice")
     assert not Memory.objects.filter(user_id="alice").exists()
     assert not MemoryVersion.objects.filter(memory_id=memory.pk).exists()
-    assert not DataKey.objects.filter(tenant=world.demo, owner="alice").exists()
+    assert not DataKey.objects.filter(tenant_id=world.demo.pk, owner="alice").exists()
     # A copy of the ciphertext (a backup) put back into a row can no longer be opened.
     Memory.objects.filter(pk=kept.pk).update(content=blob)
     with pytest.raises(DecryptionError):
@@ -116,7 +117,7 @@ def test_without_debug_a_missing_master_key_is_refused(settings):
     settings.MEMGOV_MASTER_KEY_FILE_PATH = ""
     settings.DEBUG = False
     reset_keyring()
-    from memories.crypto.keyring import get_keyring
+    from vault.keyring import get_keyring
 
     try:
         with pytest.raises(ImproperlyConfigured, match="No master key"):
@@ -142,7 +143,7 @@ def test_the_sqlite_file_holds_no_plaintext_content(world, make_memory):
 
 
 def test_a_key_file_alone_configures_the_master_key(settings, tmp_path, monkeypatch):
-    from memories.crypto.keyring import get_keyring
+    from vault.keyring import get_keyring
 
     key_file = tmp_path / "master.key"
     key_file.write_text("3:" + base64.b64encode(os.urandom(32)).decode() + "\n")
@@ -163,10 +164,7 @@ def test_settings_read_the_key_file_path_without_also_filling_the_key(monkeypatc
     key_file.write_text(base64.b64encode(os.urandom(32)).decode())
     env = {k: v for k, v in os.environ.items() if k != "MEMGOV_MASTER_KEY"}
     env.update(MEMGOV_MASTER_KEY_FILE=str(key_file), MEMGOV_SECRET_KEY="x", DJANGO_SETTINGS_MODULE="config.settings")
-    code = (
-        "import django; django.setup(); from memories.crypto.keyring import get_keyring; "
-        "print(get_keyring().current_version)"
-    )
+    code = "import django; django.setup(); from vault.keyring import get_keyring; print(get_keyring().current_version)"
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-500:]
     assert result.stdout.strip().endswith("1")

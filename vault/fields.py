@@ -12,8 +12,8 @@ from typing import Any
 from django.core.exceptions import FieldError
 from django.db import models
 
-from memories.crypto.datakeys import data_key_by_id, data_key_for
-from memories.crypto.envelope import DecryptionError, associated_data, key_id_of, open_sealed, seal
+from vault.datakeys import data_key_by_id, data_key_for
+from vault.envelope import DecryptionError, associated_data, key_id_of, open_sealed, seal
 
 
 class _Stored:
