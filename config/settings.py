@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "governance",
     "memories",
     "audit",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -139,17 +140,17 @@ SECURE_REFERRER_POLICY = "same-origin"
 # --- API -------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "memories.api.auth.AgentKeyAuthentication",
+        "api.auth.AgentKeyAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": [
-        "memories.api.parsers.JSONParser",
-        "memories.api.parsers.FormParser",
-        "memories.api.parsers.MultiPartParser",
+        "api.parsers.JSONParser",
+        "api.parsers.FormParser",
+        "api.parsers.MultiPartParser",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "memories.api.errors.exception_handler",
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "UNAUTHENTICATED_USER": None,

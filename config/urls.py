@@ -14,10 +14,7 @@ urlpatterns = [
     path("metrics", metrics_view, name="metrics"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
-    path("api/v1/", include("memories.api.urls")),
-    path("api/v1/", include("memories.api.context_urls")),
-    path("api/v1/", include("memories.api.lifecycle_urls")),
-    path("api/v1/audit/", include("audit.api.urls")),
+    path("api/v1/", include("api.urls")),
     path("console/", include("governance.console.urls")),
     path("", include("memories.urls")),
 ]

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from django.http import Http404, HttpRequest
 
+from governance.agents import AgentPrincipal
 from governance.models import AgentClient, Membership
-from memories.api.auth import AgentPrincipal
 from memories.models import Memory
 from memories.selectors import memory_get
 

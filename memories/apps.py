@@ -9,6 +9,5 @@ class MemoriesConfig(AppConfig):
         from django.db.backends.signals import connection_created
 
         from dbkit.sqlite_checkpoint import on_connection_created
-        from memories.api import schema_auth  # noqa: F401  (registers the agent key with drf-spectacular)
 
         connection_created.connect(on_connection_created, dispatch_uid="memgov-sqlite-checkpoint")

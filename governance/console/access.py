@@ -17,8 +17,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
+from governance.agents import AgentPrincipal
 from governance.models import Membership, Tenant
-from memories.api.auth import AgentPrincipal
 
 AUDIT_PERM = "governance.audit_tenant"
 ADMIN_PERM = "governance.administer_tenant"

@@ -12,11 +12,11 @@ from guardian.shortcuts import assign_perm, remove_perm
 
 from audit.events import Event
 from audit.services import audit_record
+from governance.agents import generate_key
 from governance.models import AgentClient, Membership, Team, TeamMembership, Tenant
 from governance.policy import default_policy_document, snapshot_from_document
 from governance.services.policy import policy_version_insert
 from governance.vocabulary import Role
-from memories.api.auth import generate_key
 
 AGENT_NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,99}$")
 

@@ -9,8 +9,8 @@ from django.core.management import CommandError, call_command
 
 from audit.models import AuditEvent
 from audit.verify import verify_chain
+from governance.agents import client_for_key
 from governance.models import AgentClient, Membership, PolicyVersion, Tenant
-from memories.api.auth import client_for_key
 from memories.models import Memory
 
 

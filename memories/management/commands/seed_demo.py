@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from governance.agents import client_for_key
 from governance.models import AgentClient, Membership, Project, Team, Tenant
 from governance.pipeline.base import Scope
 from governance.services.projects import project_create, project_member_add
@@ -23,7 +24,6 @@ from governance.services.tenancy import (
     user_create,
 )
 from governance.vocabulary import Level, Role
-from memories.api.auth import client_for_key
 from memories.models import Memory
 from memories.services.records import NewMemory, memory_create
 

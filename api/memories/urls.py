@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memories.api import commands_views, views, write_views
+from api.memories import commands_views, views, write_views
 
 urlpatterns = [
     path("memories/write", write_views.MemoryWriteApi.as_view(), name="api-memory-write"),

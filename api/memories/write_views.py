@@ -9,11 +9,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.memories.write_serializers import ConfirmationOutSerializer, DecisionSerializer, WriteRequestSerializer
 from governance.models import Membership
 from governance.pipeline.base import InvalidCandidate
 from governance.vocabulary import Role
 from memories.access import Caller, caller_for
-from memories.api.write_serializers import ConfirmationOutSerializer, DecisionSerializer, WriteRequestSerializer
 from memories.models import Confirmation
 from memories.selectors import confirmation_get
 from memories.services.confirmations import ConfirmationError, confirmation_accept, confirmation_decline

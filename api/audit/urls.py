@@ -1,6 +1,6 @@
 from django.urls import path
 
-from audit.api import views
+from api.audit import views
 
 urlpatterns = [
     path("export", views.AuditExportApi.as_view(), name="api-audit-export"),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memories.api.context_views import MemoryContextApi
+from api.memories.context_views import MemoryContextApi
 
 urlpatterns = [
     path("memories/context", MemoryContextApi.as_view(), name="api-memory-context"),

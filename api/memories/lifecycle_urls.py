@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memories.api import lifecycle_views
+from api.memories import lifecycle_views
 
 urlpatterns = [
     path("tasks/<str:task_id>/complete", lifecycle_views.TaskCompleteApi.as_view(), name="api-task-complete"),

@@ -1,4 +1,5 @@
-"""Agent authentication: ``Authorization: Bearer mg_<prefix>_<secret>``; only a hash is stored."""
+"""Agent keys (``mg_<prefix>_<secret>``; only a hash is stored) and the principal an agent becomes once
+its key is accepted. The HTTP authentication that reads the key lives with the API."""
 
 from __future__ import annotations
 
@@ -6,10 +7,6 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
-
-from django.utils.translation import gettext_lazy as _
-from rest_framework import authentication, exceptions
-from rest_framework.request import Request
 
 from dbkit.rows import select_instances
 from governance.models import AgentClient
@@ -48,33 +45,15 @@ def generate_key() -> tuple[str, str, str]:
 
 
 def client_for_key(key: str) -> AgentClient | None:
+    """The active agent this key belongs to, or None (unknown, malformed or revoked alike)."""
     parts = key.split("_", 2)
     if len(parts) != 3 or parts[0] != KEY_PREFIX:
         return None
     # Every agent request runs this lookup: a prepared statement skips the ORM's per-call SQL
-    # building, which cost several times the query itself (README, "The write benchmark").
+    # building, which cost several times the query itself (docs/benchmarks.md).
     client = next(iter(select_instances(AgentClient, "key_prefix = %s", [parts[1]])), None)
     if client is None or not hmac.compare_digest(client.key_hash, hash_secret(key)):
         return None
     if not client.is_active:
         return None
     return client
-
-
-class AgentKeyAuthentication(authentication.BaseAuthentication):
-    keyword = "Bearer"
-
-    def authenticate(self, request: Request) -> tuple[AgentPrincipal, None] | None:
-        header = authentication.get_authorization_header(request).decode("latin-1")
-        if not header:
-            return None
-        scheme, _sep, key = header.partition(" ")
-        if scheme != self.keyword or not key.strip():
-            raise exceptions.AuthenticationFailed(_("Use 'Authorization: Bearer <agent key>'."))
-        client = client_for_key(key.strip())
-        if client is None:
-            raise exceptions.AuthenticationFailed(_("Unknown or revoked agent key."))
-        return AgentPrincipal(client), None
-
-    def authenticate_header(self, request: Request) -> str:
-        return self.keyword

@@ -9,7 +9,7 @@ from drf_spectacular.plumbing import build_bearer_security_scheme_object
 
 
 class AgentKeyScheme(OpenApiAuthenticationExtension):
-    target_class = "memories.api.auth.AgentKeyAuthentication"
+    target_class = "api.auth.AgentKeyAuthentication"
     name = "agentKey"
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:

@@ -13,14 +13,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from governance.pipeline.base import InvalidCandidate
-from memories.access import caller_for, memory_for_caller
-from memories.api.serializers import (
+from api.memories.serializers import (
     MemoryListQuerySerializer,
     MemoryOutSerializer,
     MemoryPatchSerializer,
     RollbackSerializer,
 )
+from governance.pipeline.base import InvalidCandidate
+from memories.access import caller_for, memory_for_caller
 from memories.models import Memory
 from memories.selectors import memory_list_active_for_subject
 from memories.services.edits import EditRefused, memory_edit
