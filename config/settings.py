@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "memories",
     "audit",
     "api",
+    "mymemories",
 ]
 
 MIDDLEWARE = [

@@ -16,5 +16,5 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include("api.urls")),
     path("console/", include("governance.console.urls")),
-    path("", include("memories.urls")),
+    path("", include("mymemories.urls")),
 ]

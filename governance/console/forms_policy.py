@@ -14,10 +14,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from governance.alerting import AlertThresholds, alert_thresholds_from_document
+from governance.labels import TYPE_LABELS
 from governance.policy import PolicyDocumentError
 from governance.services.policy import MAX_DAYS, MAX_TTL_SECONDS, REASON_MAX_CHARS
 from governance.vocabulary import Level, MemoryType
-from memories.labels import TYPE_LABELS
 
 SECONDS_HELP = _("Seconds. 3600 = 1 hour, 86400 = 1 day, 604800 = 7 days.")
 

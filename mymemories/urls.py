@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from memories import views
+from mymemories import views
 
 urlpatterns = [
     path("", views.memory_list, name="my-memories"),

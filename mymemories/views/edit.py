@@ -11,11 +11,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from governance.pipeline.base import InvalidCandidate
 from memories.access import Caller
-from memories.forms import EditForm
 from memories.nlcommands.messages import reason_text
 from memories.services.edits import EditRefused, memory_edit
 from memories.services.records import MemoryStateError, memory_delete, memory_pause, memory_resume
-from memories.views._base import own_memory, person_required
+from mymemories.forms import EditForm
+from mymemories.views._base import own_memory, person_required
 
 
 def _back_to(memory_id: object) -> HttpResponse:

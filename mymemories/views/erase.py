@@ -8,10 +8,10 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_http_methods
 
 from memories.access import Caller
-from memories.forms import ERASE_PHRASES, EraseForm
 from memories.selectors import erasure_receipt_get
 from memories.services.subjects import subject_erase
-from memories.views._base import person_required
+from mymemories.forms import ERASE_PHRASES, EraseForm
+from mymemories.views._base import person_required
 
 
 @require_http_methods(["GET", "POST"])

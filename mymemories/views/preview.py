@@ -9,11 +9,11 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
 from memories.access import Caller
-from memories.forms import PreviewForm
 from memories.read.context import ContextRequest, ContextResult, memory_context_build
 from memories.read.scope import ContextScope
 from memories.selectors import subject_is_paused
-from memories.views._base import person_required
+from mymemories.forms import PreviewForm
+from mymemories.views._base import person_required
 
 
 def agent_context_preview(*, person: Caller, query: str, project: str = "", session_id: str = "") -> ContextResult:

@@ -10,7 +10,6 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from memories.access import Caller
-from memories.forms import ConfirmForm, SessionForm
 from memories.selectors import (
     memory_list_for_subject,
     session_ids_for_subject,
@@ -18,7 +17,8 @@ from memories.selectors import (
     subject_is_paused,
 )
 from memories.services.subjects import session_clear, session_opt_out, subject_set_paused
-from memories.views._base import person_required
+from mymemories.forms import ConfirmForm, SessionForm
+from mymemories.views._base import person_required
 
 
 def _controls(request: HttpRequest, person: Caller, **extra: object) -> HttpResponse:

@@ -10,9 +10,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from memories.access import Caller
-from memories.forms import EraseForm
 from memories.services.export import subject_export
-from memories.views._base import person_required
+from mymemories.forms import EraseForm
+from mymemories.views._base import person_required
 
 
 @require_GET

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 from memories.access import Caller
 from memories.selectors import confirmation_list_pending_for_subject
 from memories.services.confirmations import ConfirmationError, confirmation_accept, confirmation_decline
-from memories.views._base import own_confirmation, person_required
+from mymemories.views._base import own_confirmation, person_required
 
 
 @require_GET

@@ -7,8 +7,8 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from governance import labels
 from governance.vocabulary import Level, MemoryType, Status
-from memories import labels
 
 # What a person types to erase everything; either language's phrase is accepted.
 ERASE_PHRASES = ("erase my memories", "删除我的全部记忆")

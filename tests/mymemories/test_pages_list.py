@@ -149,7 +149,7 @@ def test_pages_send_a_strict_content_security_policy_and_no_inline_script(client
 
 
 def test_a_long_group_is_capped_and_links_to_all_of_it(client, world, make_memory):
-    from memories.views.list import GROUP_LIMIT
+    from mymemories.views.list import GROUP_LIMIT
 
     for number in range(GROUP_LIMIT + 3):
         make_memory(world.demo, f"Preference number {number}", user_id="alice")

@@ -7,8 +7,8 @@ from typing import Any
 from django import template
 from django.http import HttpRequest
 
+from governance import labels
 from governance.selectors.invitations import invitations_open_for_account
-from memories import labels
 from memories.access import membership_for_user
 from memories.models import Memory
 from memories.selectors import confirmation_count_pending_for_subject, subject_is_paused

@@ -9,13 +9,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from memories.access import Caller
-from memories.forms import CommandForm
 from memories.nlcommands import Intent, command_run
 from memories.nlcommands.examples import EXAMPLES
 from memories.nlcommands.messages import intent_label, plan_summary, result_summary
 from memories.selectors import session_ids_for_subject
 from memories.services.confirmations import ConfirmationError
-from memories.views._base import person_required
+from mymemories.forms import CommandForm
+from mymemories.views._base import person_required
 
 
 @require_http_methods(["GET", "POST"])

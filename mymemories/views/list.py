@@ -9,12 +9,12 @@ from django.shortcuts import render
 from django.utils.functional import Promise
 from django.views.decorators.http import require_http_methods
 
-from memories import labels
+from governance import labels
 from memories.access import Caller
-from memories.forms import FilterForm
 from memories.models import Memory
 from memories.selectors import LIVE_STATUSES, memory_search_for_subject
-from memories.views._base import person_required
+from mymemories.forms import FilterForm
+from mymemories.views._base import person_required
 
 # Cards per group on the overview. Rendering is the cost (a card is ~2 KB of HTML): beyond this a
 # group links to its own page, so a long-time user's page stays fast; search and filters reach all.

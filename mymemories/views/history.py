@@ -9,10 +9,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from memories.access import Caller
-from memories.forms import RollbackForm
 from memories.selectors import memory_versions
 from memories.services.records import MemoryStateError, memory_rollback
-from memories.views._base import own_memory, person_required
+from mymemories.forms import RollbackForm
+from mymemories.views._base import own_memory, person_required
 
 
 @require_GET

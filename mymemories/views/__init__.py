@@ -1,15 +1,15 @@
 """The "My memories" pages: one module per flow, each view thin over the services and selectors."""
 
-from memories.views.commands import commands_view
-from memories.views.edit import memory_delete_view, memory_edit_view, memory_pause_view, memory_resume_view
-from memories.views.erase import erase_receipt_view, erase_view
-from memories.views.export import data_view, export_view
-from memories.views.history import memory_history_view, memory_rollback_view
-from memories.views.inbox import confirmation_accept_view, confirmation_decline_view, inbox_view
-from memories.views.invitations import invitation_accept_view, invitation_decline_view, invitations_view
-from memories.views.list import memory_list
-from memories.views.preview import preview_view
-from memories.views.settings import (
+from mymemories.views.commands import commands_view
+from mymemories.views.edit import memory_delete_view, memory_edit_view, memory_pause_view, memory_resume_view
+from mymemories.views.erase import erase_receipt_view, erase_view
+from mymemories.views.export import data_view, export_view
+from mymemories.views.history import memory_history_view, memory_rollback_view
+from mymemories.views.inbox import confirmation_accept_view, confirmation_decline_view, inbox_view
+from mymemories.views.invitations import invitation_accept_view, invitation_decline_view, invitations_view
+from mymemories.views.list import memory_list
+from mymemories.views.preview import preview_view
+from mymemories.views.settings import (
     controls_view,
     session_clear_view,
     session_opt_out_view,

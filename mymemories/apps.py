@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class MyMemoriesConfig(AppConfig):
+    name = "mymemories"
+    verbose_name = "My memories"
