@@ -40,6 +40,8 @@ INSTALLED_APPS = [
     "audit",
     "api",
     "mymemories",
+    "console",
+    "monitoring",
 ]
 
 MIDDLEWARE = [

@@ -3,7 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config import health
-from governance.prometheus import metrics_view
+from monitoring.prometheus import metrics_view
 
 urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
@@ -15,6 +15,6 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include("api.urls")),
-    path("console/", include("governance.console.urls")),
+    path("console/", include("console.urls")),
     path("", include("mymemories.urls")),
 ]

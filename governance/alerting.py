@@ -14,7 +14,7 @@ without some keys, gets the defaults below. Each rule compares the window with t
 - ``context_token_growth``: requests ≥ ``context_token_min_requests`` and mean tokens per request
   > ``context_token_growth_factor`` × the baseline's mean.
 
-Pure: no database here (``governance.services.alerts`` reads the counts and records what fires).
+Pure: no database here (``monitoring.alerts`` reads the counts and records what fires).
 """
 
 from __future__ import annotations
@@ -24,7 +24,39 @@ from enum import StrEnum
 from typing import Any
 
 from governance.policy import PolicyDocumentError
-from governance.selectors.metrics import Counts
+
+
+@dataclass
+class Counts:
+    """One bucket's (or one window's) counters."""
+
+    writes: int = 0
+    saved: int = 0
+    asked: int = 0
+    rejected: int = 0
+    sensitive: int = 0
+    restricted: int = 0
+    conflicts: int = 0
+    cross_scope: int = 0
+    stale: int = 0
+    requests: int = 0
+    tokens: int = 0
+    tokens_max: int = 0
+
+    @property
+    def reject_rate(self) -> float | None:
+        return self.rejected / self.writes if self.writes else None
+
+    @property
+    def tokens_avg(self) -> float | None:
+        return self.tokens / self.requests if self.requests else None
+
+    def add(self, other: Counts) -> None:
+        for name in self.__dataclass_fields__:
+            if name == "tokens_max":
+                self.tokens_max = max(self.tokens_max, other.tokens_max)
+            else:
+                setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
 class AlertKind(StrEnum):

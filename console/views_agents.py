@@ -11,9 +11,9 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from governance.console.access import ADMIN_PERM, ConsoleAccess, console_page
-from governance.console.forms_people import AgentCreateForm
-from governance.console.nav import console_render
+from console.access import ADMIN_PERM, ConsoleAccess, console_page
+from console.forms_people import AgentCreateForm
+from console.nav import console_render
 from governance.models import AgentClient
 from governance.selectors.policy import agent_get
 from governance.services.tenancy import agent_key_create, agent_key_revoke, agent_key_rotate

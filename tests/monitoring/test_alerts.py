@@ -15,9 +15,9 @@ from audit.models import AuditEvent
 from audit.services import audit_append, audit_fields
 from governance.alerting import AlertKind
 from governance.models import Alert, PolicyVersion
-from governance.services.alerts import alert_window, alerts_evaluate
 from governance.services.policy import policy_version_create
-from governance.tasks import alerts_evaluate_task
+from monitoring.alerts import alert_window, alerts_evaluate
+from monitoring.tasks import alerts_evaluate_task
 
 WINDOW = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)  # the window [10:00, 11:00)
 NOW = WINDOW + timedelta(hours=1, minutes=7)

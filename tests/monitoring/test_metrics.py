@@ -10,9 +10,8 @@ import time_machine
 
 from audit.events import Event
 from audit.services import audit_append, audit_fields, audit_record
-from governance.console.charts import Series, chart_build
+from console.charts import Series, chart_build
 from governance.pipeline.base import Candidate, Scope
-from governance.selectors.metrics import Bucket, audit_metrics, stale_uses, window_counts
 from governance.vocabulary import Level, MemoryType, SourceType
 from memories.access import Caller
 from memories.read.context import ContextRequest, memory_context_build
@@ -20,6 +19,7 @@ from memories.read.scope import ContextScope
 from memories.services.records import memory_delete
 from memories.services.usage import memory_context_usage_record
 from memories.services.write import memory_write
+from monitoring.metrics import Bucket, audit_metrics, stale_uses, window_counts
 
 T0 = datetime(2026, 3, 2, 10, 15, tzinfo=UTC)
 

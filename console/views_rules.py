@@ -16,9 +16,9 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from governance.console.access import ADMIN_PERM, ConsoleAccess, console_page
-from governance.console.forms_rules import ApproveForm, ProposeForm, ReasonForm
-from governance.console.nav import console_render
+from console.access import ADMIN_PERM, ConsoleAccess, console_page
+from console.forms_rules import ApproveForm, ProposeForm, ReasonForm
+from console.nav import console_render
 from governance.pipeline.base import InvalidCandidate
 from governance.selectors.rules import (
     REVOCABLE,

@@ -14,7 +14,7 @@ from django.shortcuts import render
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from governance.console.access import ADMIN_PERM, AUDIT_PERM, ConsoleAccess
+from console.access import ADMIN_PERM, AUDIT_PERM, ConsoleAccess
 
 
 @dataclass(frozen=True)

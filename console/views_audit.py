@@ -18,10 +18,10 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from audit.export import ExportFormat, audit_export_response, audit_export_start
 from audit.selectors import audit_event_search
 from audit.signing import SigningKeyMissing, key_id, public_key_text, signing_key_load
-from governance.console.access import AUDIT_PERM, ConsoleAccess, console_page
-from governance.console.forms_audit import AuditExportForm, AuditSearchForm, SubjectForm, SubjectLookupForm
-from governance.console.nav import console_render
-from governance.console.subject_requests import erasure_receipt_list, subject_known, subject_memory_count
+from console.access import AUDIT_PERM, ConsoleAccess, console_page
+from console.forms_audit import AuditExportForm, AuditSearchForm, SubjectForm, SubjectLookupForm
+from console.nav import console_render
+from console.subject_requests import erasure_receipt_list, subject_known, subject_memory_count
 from memories.services.export import subject_export
 
 PAGE_SIZE = 50

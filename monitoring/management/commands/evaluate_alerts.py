@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
 from governance.models import Tenant
-from governance.services.alerts import alerts_evaluate_all
+from monitoring.alerts import alerts_evaluate_all
 
 
 class Command(BaseCommand):

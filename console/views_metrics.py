@@ -11,13 +11,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from console.access import ADMIN_PERM, ConsoleAccess, console_page
+from console.charts import Chart, Series, bucket_labels, chart_build
+from console.nav import console_render
 from governance.alerting import AlertKind
-from governance.console.access import ADMIN_PERM, ConsoleAccess, console_page
-from governance.console.charts import Chart, Series, bucket_labels, chart_build
-from governance.console.nav import console_render
 from governance.selectors.alerts import alerts_recent
-from governance.selectors.metrics import AuditMetrics, Bucket, audit_metrics
-from governance.services.alerts import alert_thresholds_for_tenant
+from monitoring.alerts import alert_thresholds_for_tenant
+from monitoring.metrics import AuditMetrics, Bucket, audit_metrics
 
 # ?range=…: how far back, and the bucket size.
 RANGES = {"48h": (Bucket.HOUR, 48), "7d": (Bucket.HOUR, 24 * 7), "30d": (Bucket.DAY, 30)}

@@ -34,6 +34,7 @@ from django.db.models.functions import Cast, Trunc
 
 from audit.events import Event
 from audit.models import AuditEvent
+from governance.alerting import Counts
 from memories.models import Memory
 
 STALE_SCAN_LIMIT = 20_000
@@ -66,39 +67,6 @@ class Bucket(StrEnum):
     def floor(self, moment: datetime) -> datetime:
         moment = moment.astimezone(UTC).replace(minute=0, second=0, microsecond=0)
         return moment if self is Bucket.HOUR else moment.replace(hour=0)
-
-
-@dataclass
-class Counts:
-    """One bucket's (or one window's) counters."""
-
-    writes: int = 0
-    saved: int = 0
-    asked: int = 0
-    rejected: int = 0
-    sensitive: int = 0
-    restricted: int = 0
-    conflicts: int = 0
-    cross_scope: int = 0
-    stale: int = 0
-    requests: int = 0
-    tokens: int = 0
-    tokens_max: int = 0
-
-    @property
-    def reject_rate(self) -> float | None:
-        return self.rejected / self.writes if self.writes else None
-
-    @property
-    def tokens_avg(self) -> float | None:
-        return self.tokens / self.requests if self.requests else None
-
-    def add(self, other: Counts) -> None:
-        for name in self.__dataclass_fields__:
-            if name == "tokens_max":
-                self.tokens_max = max(self.tokens_max, other.tokens_max)
-            else:
-                setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
 @dataclass

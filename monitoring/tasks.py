@@ -6,7 +6,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from governance.services.alerts import alerts_evaluate_all
+from monitoring.alerts import alerts_evaluate_all
 
 
 @shared_task(

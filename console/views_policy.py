@@ -15,9 +15,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from governance.console.access import ADMIN_PERM, ConsoleAccess, console_page
-from governance.console.forms_policy import AgentRightsForm, PolicyForm, RestoreForm, form_field_for
-from governance.console.nav import console_render
+from console.access import ADMIN_PERM, ConsoleAccess, console_page
+from console.forms_policy import AgentRightsForm, PolicyForm, RestoreForm, form_field_for
+from console.nav import console_render
 from governance.selectors.policy import agent_get, agents_for_policy, policy_current, policy_history
 from governance.services.policy import PolicyError, agent_rights_set, policy_version_create, policy_version_restore
 

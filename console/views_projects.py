@@ -10,9 +10,9 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from governance.console.access import ADMIN_PERM, ConsoleAccess, console_page
-from governance.console.forms_people import ProjectCreateForm, ProjectMemberForm
-from governance.console.nav import console_render
+from console.access import ADMIN_PERM, ConsoleAccess, console_page
+from console.forms_people import ProjectCreateForm, ProjectMemberForm
+from console.nav import console_render
 from governance.models import Membership, Project, ProjectMembership
 from governance.services.people import PeopleError
 from governance.services.projects import project_create, project_member_add, project_member_remove

@@ -12,9 +12,9 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from governance.console.access import ADMIN_PERM, ConsoleAccess, console_page
-from governance.console.forms_people import InviteForm, RoleForm, TeamCreateForm, TeamMemberForm
-from governance.console.nav import console_render
+from console.access import ADMIN_PERM, ConsoleAccess, console_page
+from console.forms_people import InviteForm, RoleForm, TeamCreateForm, TeamMemberForm
+from console.nav import console_render
 from governance.models import Membership, Team, TeamMembership
 from governance.selectors.invitations import invitation_open_for_tenant, invitations_open_for_tenant
 from governance.services.invitations import invitation_create, invitation_withdraw

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from governance.console.access import ConsoleAccess, console_access_for
+from console.access import ConsoleAccess, console_access_for
 
 register = template.Library()
 

@@ -18,7 +18,7 @@ from audit.services import audit_record
 from governance.alerting import AlertKind, AlertThresholds, Firing, alert_thresholds_from_document, alerts_judge
 from governance.models import Alert, PolicyVersion, Tenant
 from governance.policy import PolicyDocumentError, default_policy_document
-from governance.selectors.metrics import Bucket, Counts, window_counts
+from monitoring.metrics import Bucket, Counts, window_counts
 
 ACTOR = "system:alerts"
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from governance.console import (
+from console import (
     views_agents,
     views_audit,
     views_metrics,
