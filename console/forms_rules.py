@@ -8,8 +8,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from governance.models import Project, Team
-from governance.services.rules import REASON_MAX_CHARS
 from governance.vocabulary import Level, MemoryType
+from memories.services.rules import REASON_MAX_CHARS
 
 
 class ApproveForm(forms.Form):

@@ -18,7 +18,8 @@ from console.nav import console_render
 from governance.models import Membership, Team, TeamMembership
 from governance.selectors.invitations import invitation_open_for_tenant, invitations_open_for_tenant
 from governance.services.invitations import invitation_create, invitation_withdraw
-from governance.services.people import PeopleError, member_role_change, team_add, team_new, team_remove
+from governance.services.people import PeopleError, member_role_change, team_add, team_new
+from memories.services.teams import team_member_remove
 
 ERROR_MESSAGES = {
     "own_role": lambda: _("You can't change your own role; ask another admin."),
@@ -164,7 +165,7 @@ def team_member_remove_view(
     membership = access.person(membership_id)
     if not TeamMembership.objects.filter(team=team, membership=membership).exists():
         raise Http404("not on this team")  # nothing to remove: the missing page, as for anyone else's
-    invalidated = team_remove(team=team, membership=membership, acting=access.membership)
+    invalidated = team_member_remove(team=team, membership=membership, actor=access.actor)
     messages.success(
         request,
         _("%(user)s left team %(team)s; %(count)s of their team memories were invalidated.")

@@ -1,6 +1,6 @@
 """The tenant admin's rule pages: the approval queue, one rule's page, approve / reject / revoke, propose.
 
-Thin views: forms check input, selectors read, ``governance.services.rules`` decides and audits.
+Thin views: forms check input, selectors read, ``memories.services.rules`` decides and audits.
 Only tenant admins (``governance.administer_tenant``) get here; everyone else gets the missing-page 404,
 and a rule of another tenant is missing too. A refused action (four eyes, already settled) answers
 409 with the rule's page and the reason; a form error 400.
@@ -20,7 +20,8 @@ from console.access import ADMIN_PERM, ConsoleAccess, console_page
 from console.forms_rules import ApproveForm, ProposeForm, ReasonForm
 from console.nav import console_render
 from governance.pipeline.base import InvalidCandidate
-from governance.selectors.rules import (
+from governance.vocabulary import DecisionKind, Level, MemoryType
+from memories.rule_selectors import (
     REVOCABLE,
     rule_confirmation,
     rule_decisions,
@@ -30,8 +31,7 @@ from governance.selectors.rules import (
     rule_versions,
     rules_in_force,
 )
-from governance.services.rules import RuleError, rule_approve, rule_propose, rule_reject, rule_revoke
-from governance.vocabulary import DecisionKind, Level, MemoryType
+from memories.services.rules import RuleError, rule_approve, rule_propose, rule_reject, rule_revoke
 
 # Messages for the services' stable error codes, in the reader's language.
 ERROR_MESSAGES = {

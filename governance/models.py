@@ -183,43 +183,6 @@ class PolicyVersion(models.Model):
         return ""  # the tenant's policy: the tenant's shared key
 
 
-class RuleDecision(models.Model):
-    """One admin's decision on a shared rule: an approval, a rejection or a revocation.
-
-    Approvals are counted per rule (a high-risk rule needs two, from two different admins), so they
-    are rows, not a field on the confirmation. The reason is what a person typed: free text, so it is
-    encrypted with the tenant's shared key and never copied into the audit log (which gets this row's id).
-    """
-
-    class Kind(models.TextChoices):
-        APPROVE = "approve"
-        REJECT = "reject"
-        REVOKE = "revoke"
-
-    id = models.UUIDField(primary_key=True, default=new_id, editable=False)
-    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
-    # Purging a rule's memory removes its decisions with it: the reasons are about its content.
-    memory = models.ForeignKey("memories.Memory", on_delete=models.CASCADE, related_name="rule_decisions")
-    kind = models.CharField(max_length=8, choices=Kind.choices)
-    actor = models.CharField(max_length=160)
-    reason = EncryptedTextField(null=True, blank=True)
-    memory_version = models.PositiveIntegerField()
-    high_risk = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["memory", "actor"], condition=models.Q(kind="approve"), name="ruledecision_one_approval_each"
-            ),
-        ]
-        indexes = [models.Index(fields=["tenant", "memory"], name="ruledecision_memory")]
-        ordering = ["created_at"]
-
-    def encryption_owner(self) -> str:
-        return ""  # rules are shared: the tenant's key, not a subject's
-
-
 class Alert(models.Model):
     """An alert raised for one tenant, one kind and one window: at most one row (and one audit event) each."""
 

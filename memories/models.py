@@ -104,6 +104,47 @@ class Memory(models.Model):
         return f"memory {self.id} ({self.type}, {self.status})"
 
 
+class RuleDecision(models.Model):
+    """One admin's decision on a shared rule: an approval, a rejection or a revocation.
+
+    Approvals are counted per rule (a high-risk rule needs two, from two different admins), so they
+    are rows, not a field on the confirmation. The reason is what a person typed: free text, so it is
+    encrypted with the tenant's shared key and never copied into the audit log (which gets this row's id).
+    """
+
+    # Its values were sealed when the model lived in governance; the associated data keeps that name.
+    encryption_label = "governance.ruledecision"
+
+    class Kind(models.TextChoices):
+        APPROVE = "approve"
+        REJECT = "reject"
+        REVOKE = "revoke"
+
+    id = models.UUIDField(primary_key=True, default=new_id, editable=False)
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
+    # Purging a rule's memory removes its decisions with it: the reasons are about its content.
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="rule_decisions")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    actor = models.CharField(max_length=160)
+    reason = EncryptedTextField(null=True, blank=True)
+    memory_version = models.PositiveIntegerField()
+    high_risk = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "governance_ruledecision"  # the table it had before the model moved here
+        constraints = [
+            models.UniqueConstraint(
+                fields=["memory", "actor"], condition=models.Q(kind="approve"), name="ruledecision_one_approval_each"
+            ),
+        ]
+        indexes = [models.Index(fields=["tenant", "memory"], name="ruledecision_memory")]
+        ordering = ["created_at"]
+
+    def encryption_owner(self) -> str:
+        return ""  # rules are shared: the tenant's key, not a subject's
+
+
 class MemoryVersion(models.Model):
     """Every version of a memory, the current one included: history, rollback, who and why."""
 

@@ -37,9 +37,9 @@ from audit.models import AuditChainHead
 from governance.alerting import AlertKind
 from governance.models import AgentClient, Tenant
 from governance.selectors.alerts import alert_counts_since
-from governance.selectors.rules import rule_filter
 from governance.vocabulary import Status
 from memories.models import Confirmation, Memory
+from memories.rule_selectors import rule_filter
 from monitoring.metrics import window_counts
 
 STALE_SCRAPE_LIMIT = 2000

@@ -25,11 +25,18 @@ class _Stored:
         self.dirty = dirty
 
 
+def sealing_label(model: type[models.Model] | models.Model) -> str:
+    """The model name a ciphertext's associated data carries: ``Meta.label_lower``, or the
+    ``encryption_label`` a model declares to keep the name it had when its values were sealed (a model
+    that moved to another app would otherwise no longer open its own values)."""
+    return getattr(model, "encryption_label", None) or model._meta.label_lower
+
+
 def _aad(field: EncryptedTextField, instance: models.Model) -> bytes:
     if instance.pk is None:  # an id the database assigns later would not match when the value is read
         raise FieldError(f"{instance._meta.label} has no id yet: save the row before sealing {field.attname!r}")
     return associated_data(
-        model=instance._meta.label_lower,
+        model=sealing_label(instance),
         tenant_id=instance.tenant_id,  # type: ignore[attr-defined]
         record_id=str(instance.pk),
         field=field.attname,
@@ -71,7 +78,7 @@ def decrypt_column(model: type[models.Model], field_name: str, *, tenant_id: int
     key = data_key_by_id(key_id_of(blob))
     if key is None:
         raise DecryptionError("the data key of this value was destroyed (subject erased)")
-    aad = associated_data(model=model._meta.label_lower, tenant_id=tenant_id, record_id=record_id, field=field_name)
+    aad = associated_data(model=sealing_label(model), tenant_id=tenant_id, record_id=record_id, field=field_name)
     return open_sealed(blob, key=key, aad=aad)
 
 

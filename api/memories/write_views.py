@@ -143,7 +143,7 @@ class ConfirmationAcceptApi(APIView):
 def _rule_approved(caller: Caller, confirmation: Confirmation) -> Response:
     """An admin's approval of a rule counts like one in the console: a high-risk rule needs a second
     admin (202 until then), so this API can't activate it on one approval."""
-    from governance.services.rules import RuleError, rule_approve
+    from memories.services.rules import RuleError, rule_approve
 
     try:
         outcome = rule_approve(tenant_id=caller.tenant_id, memory_id=confirmation.memory_id, actor=caller.actor)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from governance.models import Membership, Team, Tenant
-from governance.services.tenancy import membership_set, team_create, team_member_add, team_member_remove
+from governance.services.tenancy import membership_set, team_create, team_member_add
 from governance.vocabulary import Role
 
 
@@ -39,11 +39,6 @@ def team_add(*, team: Team, membership: Membership, is_owner: bool, acting: Memb
     if membership.tenant_id != team.tenant_id:
         raise PeopleError("other_tenant", "That person is not in this tenant.")
     team_member_add(team=team, membership=membership, is_owner=is_owner, actor=f"user:{acting.user.get_username()}")
-
-
-def team_remove(*, team: Team, membership: Membership, acting: Membership) -> int:
-    """Take a person off a team; what the team granted them stops at once (see ``team_member_remove``)."""
-    return team_member_remove(team=team, membership=membership, actor=f"user:{acting.user.get_username()}")
 
 
 def team_new(*, tenant: Tenant, slug: str, name: str, acting: Membership) -> Team:

@@ -96,32 +96,6 @@ def team_member_add(*, team: Team, membership: Membership, is_owner: bool = Fals
     )
 
 
-@transaction.atomic
-def team_member_remove(*, team: Team, membership: Membership, actor: str) -> int:
-    """Take a person off a team and invalidate what the team granted them, in one transaction.
-
-    Their memories at the team's scope are archived (pending ones expire); the read path checks
-    team membership on every read, so they stop seeing the team's rules at once. Returns how many
-    memories were invalidated; 0 (and no audit event) if they weren't on the team.
-    """
-    from memories.lifecycle.invalidate import team_scope_invalidate
-
-    removed, _ = TeamMembership.objects.filter(team=team, membership=membership).delete()
-    if not removed:
-        return 0
-    invalidated = team_scope_invalidate(
-        tenant_id=team.tenant_id, team_slug=team.slug, subject_id=membership.subject_id, actor=actor
-    )
-    audit_record(
-        tenant_id=team.tenant_id,
-        event=Event.MEMBERSHIP_CHANGED,
-        actor=actor,
-        subject_id=membership.subject_id,
-        details={"team": team.slug, "change": "team_removed", "memories_invalidated": invalidated},
-    )
-    return invalidated
-
-
 def user_create(*, username: str, password: str | None, email: str = "") -> AbstractUser:
     user_model = get_user_model()
     user = user_model(username=username, email=email)

@@ -1,7 +1,7 @@
 """Invalidate what a scope granted once the grant is gone (§10.3 角色/租户/权限变化后失效).
 
 - A person leaving a team: their memories at that team's scope are archived (pending ones
-  expire), in the same transaction as the removal (``governance.services.tenancy.team_member_remove``).
+  expire), in the same transaction as the removal (``memories.services.teams.team_member_remove``).
   Team rules stop being injected for them at once because the read path checks current team
   membership on every read; nothing here needs to run for that.
 - A sweep catches what was removed some other way (a membership deleted, cascading its team links;

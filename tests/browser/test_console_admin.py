@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from governance.models import PolicyVersion, RuleDecision
+from governance.models import PolicyVersion
 from governance.pipeline.base import Candidate, Scope
 from governance.services.tenancy import membership_set, user_create
 from governance.vocabulary import Level, MemoryType, Role, SourceType, Status
 from memories.access import Caller
-from memories.models import Memory
+from memories.models import Memory, RuleDecision
 from memories.read.context import ContextRequest, memory_context_build
 from memories.read.scope import ContextScope
 from memories.services.write import memory_write

@@ -24,7 +24,6 @@ from governance.models import (
     PolicyVersion,
     Project,
     ProjectMembership,
-    RuleDecision,
     Team,
     TeamMembership,
 )
@@ -32,7 +31,7 @@ from governance.pipeline.base import Candidate, Scope
 from governance.services.projects import project_create, project_member_add
 from governance.services.tenancy import agent_key_create, agent_key_revoke, membership_set, team_create, user_create
 from governance.vocabulary import Level, MemoryType, Role, SourceType
-from memories.models import Confirmation, ErasureReceipt, Memory
+from memories.models import Confirmation, ErasureReceipt, Memory, RuleDecision
 from memories.services.subjects import subject_erase
 from memories.services.write import memory_write
 

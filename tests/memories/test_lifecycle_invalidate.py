@@ -8,11 +8,11 @@ from audit.models import AuditEvent
 from audit.verify import verify_chain
 from governance.models import Team, TeamMembership
 from governance.pipeline.base import Scope
-from governance.services.tenancy import team_member_remove
 from governance.vocabulary import Level, Status
 from memories.lifecycle.invalidate import invalidate_run, rule_revoke
 from memories.models import Confirmation, Memory
 from memories.services.records import MemoryStateError, NewMemory, memory_create
+from memories.services.teams import team_member_remove
 
 
 def _team_memory(tenant, content, *, user_id, team="ai-platform", type="user_preference", status=Status.ACTIVE):

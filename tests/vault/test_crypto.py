@@ -12,6 +12,7 @@ from django.core.management import call_command
 from django.db import connection
 from sqlite_bytes import sqlite_file_bytes
 
+from governance.vocabulary import Level
 from memories.models import Memory, MemoryVersion
 from memories.services.records import memory_update
 from vault import DecryptionError
@@ -168,3 +169,25 @@ def test_settings_read_the_key_file_path_without_also_filling_the_key(monkeypatc
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-500:]
     assert result.stdout.strip().endswith("1")
+
+
+def test_a_moved_model_keeps_opening_what_was_sealed_under_its_old_name(world, make_memory):
+    """RuleDecision moved from governance to memories: its reasons were sealed naming
+    ``governance.ruledecision``, so its associated data must still name that."""
+    from memories.models import RuleDecision
+    from vault.datakeys import data_key_by_id
+    from vault.envelope import associated_data, key_id_of, open_sealed
+
+    rule = make_memory(world.demo, "Docs changes need a changelog entry", level=Level.TENANT, type="organization_rule")
+    decision = RuleDecision.objects.create(
+        tenant=world.demo, memory=rule, kind="approve", actor="user:carol", reason="Per the docs team", memory_version=1
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reason FROM governance_ruledecision")
+        blob = bytes(cursor.fetchone()[0])
+    aad = associated_data(
+        model="governance.ruledecision", tenant_id=world.demo.pk, record_id=str(decision.pk), field="reason"
+    )
+    assert open_sealed(blob, key=data_key_by_id(key_id_of(blob)), aad=aad) == "Per the docs team"
+    forget_cached_keys()
+    assert RuleDecision.objects.get(pk=decision.pk).reason == "Per the docs team"

@@ -17,11 +17,10 @@ from uuid import UUID
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from governance.models import RuleDecision
 from governance.pipeline.lexicons.rule_risk import RiskTopic, rule_risk_topics
 from governance.vocabulary import Level, MemoryType, Status
 from memories.lifecycle.similarity import bigrams, jaccard, overlap
-from memories.models import Confirmation, Memory, MemoryVersion
+from memories.models import Confirmation, Memory, MemoryVersion, RuleDecision
 from memories.selectors import memory_versions
 from vault import DecryptionError
 

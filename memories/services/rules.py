@@ -24,12 +24,12 @@ from django.utils import timezone
 
 from audit.events import Event
 from audit.services import audit_record
-from governance.models import Membership, RuleDecision
+from governance.models import Membership
 from governance.pipeline.base import Candidate, Scope
 from governance.pipeline.lexicons.rule_risk import rule_risk_topics
-from governance.selectors.rules import REVOCABLE, approvals_required, rule_filter
 from governance.vocabulary import Level, MemoryType, SourceType
-from memories.models import Confirmation, Memory
+from memories.models import Confirmation, Memory, RuleDecision
+from memories.rule_selectors import REVOCABLE, approvals_required, rule_filter
 from memories.services.confirmations import ConfirmationError, confirmation_accept, confirmation_decline
 from memories.services.records import memory_archive
 from memories.services.write import WriteResult, memory_write

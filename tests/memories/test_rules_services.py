@@ -6,17 +6,16 @@ import pytest
 
 from audit.events import Event
 from audit.models import AuditEvent
-from governance.models import RuleDecision
 from governance.pipeline.base import Candidate, Scope
 from governance.pipeline.lexicons.rule_risk import RiskTopic, rule_risk_topics
-from governance.selectors.rules import rule_proposal_get, rule_queue, rules_in_force
-from governance.services.rules import RuleError, rule_approve, rule_propose, rule_reject, rule_revoke
 from governance.services.tenancy import membership_set, user_create
 from governance.vocabulary import DecisionKind, Level, MemoryType, Role, SourceType, Status
 from memories.access import Caller
-from memories.models import Confirmation, Memory
+from memories.models import Confirmation, Memory, RuleDecision
 from memories.read.context import ContextRequest, memory_context_build
 from memories.read.scope import ContextScope
+from memories.rule_selectors import rule_proposal_get, rule_queue, rules_in_force
+from memories.services.rules import RuleError, rule_approve, rule_propose, rule_reject, rule_revoke
 from memories.services.write import memory_write
 
 ORDINARY = "All repositories must have a CODEOWNERS file."
