@@ -42,6 +42,8 @@ INSTALLED_APPS = [
     "mymemories",
     "console",
     "monitoring",
+    "evaluation",
+    "demo",
 ]
 
 MIDDLEWARE = [

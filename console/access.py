@@ -1,5 +1,7 @@
 """Who may use the console, and for which tenant. Everyone else gets the 404 of a missing page.
 
+The permissions themselves are ``governance.permissions``; this adds the console's view decorator.
+
 Access is the person's django-guardian permission on their Tenant: ``governance.audit_tenant``
 (compliance officers) for audit and subject pages, ``governance.administer_tenant`` (tenant admins) for
 admin pages. The two are deliberately separate: an admin is not a compliance officer, so the people
@@ -17,12 +19,9 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
-from governance.agents import AgentPrincipal
+from governance.permissions import ADMIN_PERM, AUDIT_PERM, CONSOLE_PERMS, console_perms
 from governance.models import Membership, Tenant
 
-AUDIT_PERM = "governance.audit_tenant"
-ADMIN_PERM = "governance.administer_tenant"
-CONSOLE_PERMS = (AUDIT_PERM, ADMIN_PERM)
 
 P = ParamSpec("P")
 
@@ -62,25 +61,14 @@ def console_access_for(user: Any) -> ConsoleAccess | None:
 
     Cached on the user object: base.html asks on every page for the "Console" link.
     """
-    if not getattr(user, "is_authenticated", False) or isinstance(user, AgentPrincipal):
-        return None
     cached = getattr(user, "_memgov_console_access", False)
     if cached is not False:
         return cached
-    access = None
-    for membership in Membership.objects.select_related("tenant", "user").filter(user=user).order_by("pk"):
-        perms = frozenset(perm for perm in CONSOLE_PERMS if user.has_perm(perm, membership.tenant))
-        if perms:
-            access = ConsoleAccess(membership=membership, perms=perms)
-            break
-    user._memgov_console_access = access
+    found = console_perms(user)
+    access = None if found is None else ConsoleAccess(membership=found[0], perms=found[1])
+    if getattr(user, "is_authenticated", False):
+        user._memgov_console_access = access
     return access
-
-
-def membership_with_perm(user: Any, perm: str) -> Membership | None:
-    """The person's membership whose tenant grants ``perm`` (e.g. for the audit export API)."""
-    access = console_access_for(user)
-    return access.membership if access is not None and perm in access.perms else None
 
 
 def console_page(

@@ -12,7 +12,6 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from audit.bench import audit_bench_seed
 from audit.chain import event_hash
 from audit.events import Event
 from audit.export import (
@@ -28,6 +27,7 @@ from audit.models import AuditEvent
 from audit.services import audit_record
 from audit.signing import manifest_signature_ok, signing_key_load
 from audit.verify import verify_chain
+from evaluation.audit_bench import audit_bench_seed
 from governance.models import AgentClient
 from governance.services.tenancy import tenant_create
 

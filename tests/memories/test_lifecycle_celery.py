@@ -33,12 +33,12 @@ from config.celery import (
     embedded_broker_options,
     lifecycle_beat_schedule,
 )
+from demo.management.commands.run_stack import ProcessGroup, ProcessSpec, stack_specs
 from governance.pipeline.base import Scope
 from governance.vocabulary import Level, Status
 from memories import tasks
 from memories.lifecycle import periodic_jobs
 from memories.lifecycle.base import JobResult
-from memories.management.commands.run_stack import ProcessGroup, ProcessSpec, stack_specs
 from memories.models import Memory, MergeProposal
 from memories.services.records import NewMemory, memory_create
 

@@ -15,8 +15,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.utils import timezone
 
-from memories.access import Caller
-from memories.read.bench import (
+from evaluation.read_bench import (
     QUERIES,
     Record,
     bench_member,
@@ -29,7 +28,8 @@ from memories.read.bench import (
     timed,
     user_id_for,
 )
-from memories.read.bench_parts import read_parts
+from evaluation.read_bench_parts import read_parts
+from memories.access import Caller
 from memories.read.context import ContextRequest, memory_context_build
 from memories.read.scope import ContextScope
 

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from audit.events import Event
 from audit.services import audit_append, audit_fields, audit_record
+from evaluation.read_bench import python_speed
 from governance.pipeline import run_pipeline
 from governance.pipeline.base import Candidate, Scope, WriteContext
 from governance.recognizers import detect_sensitivity
@@ -22,7 +23,6 @@ from governance.services.tenancy import agent_key_create, tenant_create
 from governance.vocabulary import Level, MemoryType, SourceType
 from memories.fingerprints import content_fingerprint
 from memories.models import Memory
-from memories.read.bench import python_speed
 from memories.services.records import NewMemory, memory_create
 from memories.services.write import actor_for_write, memory_write
 from memories.write_selectors import existing_in_scope, write_facts

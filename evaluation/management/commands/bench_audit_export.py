@@ -25,8 +25,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection, transaction
 
-from audit.bench import audit_bench_seed
 from audit.export import ExportFormat, audit_export_response, audit_export_start
+from evaluation.audit_bench import audit_bench_seed
 from governance.services.tenancy import tenant_create
 
 MB = 1024 * 1024

@@ -1,4 +1,4 @@
-"""Evaluate the read path against labelled scenarios (format in memories/read/evaluation.py)."""
+"""Evaluate the read path against labelled scenarios (format in evaluation/read_eval.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from memories.read.evaluation import EvalFileError, evaluate_read, load_eval_set
+from evaluation.read_eval import EvalFileError, evaluate_read, load_eval_set
 
 GATES = ("stale_memory_rate", "cross_tenant_leak_rate")
 SUMMARY_KEYS = (
@@ -34,7 +34,7 @@ class Command(BaseCommand):
         '"memory" (ref, tenant, content, scope fields, type, source_type, confidence, status, '
         'expires_in_hours, age_days) or "scenario" (id, tenant, caller "agent"|"person:<subject>", scope, '
         "query, instruction, types, top_k, token_budget, relevant/forbidden/conflicts refs, cross_scope). "
-        "See memories/read/evaluation.py. With --check, exit 1 unless stale and cross-tenant rates are 0."
+        "See evaluation/read_eval.py. With --check, exit 1 unless stale and cross-tenant rates are 0."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:

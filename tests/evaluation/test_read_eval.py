@@ -46,7 +46,8 @@ def test_the_evaluation_leaves_nothing_behind():
 @pytest.mark.django_db(transaction=True)
 def test_a_leak_is_counted(tmp_path, monkeypatch):
     """The gate is honest: a read path that returned another tenant's memory would be caught."""
-    from memories.read import evaluation, scope
+    from evaluation import read_eval as evaluation
+    from memories.read import scope
 
     real = scope.memory_context_candidates
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "policy_eval.jsonl"
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "policy_eval.jsonl"
 
 TYPES = {
     "user_preference",

@@ -3,7 +3,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from governance.evaluation.policy_eval import EvalFileError, evaluate, load_cases
+from evaluation.policy_eval import EvalFileError, evaluate, load_cases
 
 SUMMARY_KEYS = (
     "cases",

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
+from evaluation.read_bench import timed
 from memories.access import Caller
-from memories.read.bench import timed
 from memories.read.context import ContextRequest
 from memories.read.ranking import rank_candidates
 from memories.read.scope import memory_context_candidates, memory_context_rows, read_grant_for

@@ -11,10 +11,10 @@ from django.core.management import CommandError, call_command
 from audit.events import Event
 from audit.models import AuditEvent
 from audit.verify import verify_chain
+from evaluation.read_bench import bench_tenants
+from evaluation.read_bench_parts import STEPS
 from memories.access import Caller
 from memories.models import Memory
-from memories.read.bench import bench_tenants
-from memories.read.bench_parts import STEPS
 from memories.read.context import ContextRequest, memory_context_build
 from memories.read.scope import ContextScope
 
