@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-$(shell cksum requirements.lock | cut -d' ' -f1)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint format
+.PHONY: install run test lint format screenshots
 
 $(STAMP): requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,3 +33,7 @@ lint: install
 format: install
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
+
+# The pictures in docs/screenshots/, taken by the browser tests (a plain test run never writes them).
+screenshots: install
+	MEMGOV_UPDATE_DOCS_SCREENSHOTS=1 $(BIN)/pytest tests/browser -q

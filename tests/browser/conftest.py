@@ -85,6 +85,27 @@ def login(live_server) -> Callable[..., None]:
     return log_in
 
 
+DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+@pytest.fixture
+def docs_screenshot() -> Callable[[Page, str], Path | None]:
+    """``docs_screenshot(page, name)`` writes docs/screenshots/NAME.png, the viewport as a reader sees it,
+    only when ``MEMGOV_UPDATE_DOCS_SCREENSHOTS`` is set (``make screenshots``): a test run leaves the
+    checkout as it found it."""
+
+    def take(page: Page, name: str) -> Path | None:
+        if not os.environ.get("MEMGOV_UPDATE_DOCS_SCREENSHOTS"):
+            return None
+        DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = DOCS_SCREENSHOTS / f"{name}.png"
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(path), full_page=False)
+        return path
+
+    return take
+
+
 @pytest.fixture
 def screenshot() -> Callable[[Page, str], Path]:
     """``screenshot(page, name)`` saves a full-page PNG to test-artifacts/NAME.png and returns its path."""

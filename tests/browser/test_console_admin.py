@@ -4,7 +4,6 @@ high-risk rule's two approvals), revoking a rule, and editing and restoring the 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -21,7 +20,6 @@ from memories.services.write import memory_write
 
 pytestmark = pytest.mark.browser
 
-DOCS_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "console-approvals.png"
 ORDINARY = "All repositories must have a CODEOWNERS file and a README."
 HIGH_RISK = "Refunds over $500 need a second approval from finance."
 DOUBTFUL = "每周五下午不发布新版本。"
@@ -62,7 +60,7 @@ def injected(world) -> set[str]:
     }
 
 
-def test_approve_reject_four_eyes_and_revoke(page, login, world, screenshot):
+def test_approve_reject_four_eyes_and_revoke(page, login, world, screenshot, docs_screenshot):
     membership_set(
         tenant=world.demo, user=user_create(username="frank", password="x"), role=Role.TENANT_ADMIN, actor="t"
     )
@@ -81,8 +79,7 @@ def test_approve_reject_four_eyes_and_revoke(page, login, world, screenshot):
     expect(card(page, own).get_by_test_id("similar")).to_contain_text("Every repository must have a CODEOWNERS file.")
     expect(card(page, own).get_by_test_id("proposer")).to_have_text("user:carol")
     page.set_viewport_size({"width": 1280, "height": 1500})
-    DOCS_SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(DOCS_SCREENSHOT), full_page=False)
+    docs_screenshot(page, "console-approvals")
     screenshot(page, "console-approvals")
 
     # Four eyes: carol can't approve what she proposed.

@@ -5,8 +5,6 @@ Each test drives several flows to keep the browser suite short; screenshots land
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -18,7 +16,6 @@ from memories.models import Memory
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS_SCREENSHOT = ROOT / "docs" / "screenshots" / "my-memories.png"
 
 
 def screenshot_viewport(page: Page, name: str) -> Path:
@@ -37,7 +34,9 @@ def _detector_ready() -> None:
     warm_up()
 
 
-def test_list_search_xss_edit_history_and_rollback(page, login, live_server, world, make_memory, screenshot):
+def test_list_search_xss_edit_history_and_rollback(
+    page, login, live_server, world, make_memory, screenshot, docs_screenshot
+):
     seed_alice(world)
     xss = make_memory(world.demo, '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">',
                       user_id="alice")  # fmt: skip
@@ -79,10 +78,8 @@ def test_list_search_xss_edit_history_and_rollback(page, login, live_server, wor
     page.goto(f"{live_server.url}/")
     page.set_viewport_size({"width": 1280, "height": 1400})
     screenshot(page, "my-memories-en")
-    viewport = screenshot_viewport(page, "my-memories-en-viewport")
-    if os.environ.get("MEMGOV_UPDATE_DOCS_SCREENSHOTS"):  # the README's picture, refreshed on request only
-        DOCS_SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(viewport, DOCS_SCREENSHOT)
+    screenshot_viewport(page, "my-memories-en-viewport")
+    docs_screenshot(page, "my-memories")
 
     # Search (server-side, on decrypted text).
     page.get_by_role("searchbox", name="Search").fill("markdown TABLES")
