@@ -278,3 +278,23 @@ def test_card_numbers_pass_luhn_and_saved_texts_hold_none(cases: list[dict]) -> 
             elif case["expected"]["decision"] != "reject":
                 assert not luhn_ok(digits), f"{case['id']}: a saved text holds a Luhn-valid number {match}"
     assert cards >= 4
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["-m", "fixtures.tools.policy_eval", "--check"],
+        ["-m", "fixtures.tools.gate", "--check"],
+        ["-m", "fixtures.tools.extraction", "--check"],
+        ["fixtures/tools/read_eval/build.py", "--check"],
+    ],
+    ids=["policy_eval", "gate", "extraction", "read_eval_large"],
+)
+def test_each_generated_set_is_what_its_generator_builds(command):
+    """Nobody edits a generated set by hand: rebuilding it from its generator gives the committed bytes."""
+    import subprocess
+    import sys
+
+    root = FIXTURE.parents[1]
+    result = subprocess.run([sys.executable, *command], cwd=root, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
