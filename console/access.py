@@ -19,9 +19,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
-from governance.permissions import ADMIN_PERM, AUDIT_PERM, CONSOLE_PERMS, console_perms
 from governance.models import Membership, Tenant
-
+from governance.permissions import ADMIN_PERM, AUDIT_PERM, CONSOLE_PERMS, console_perms
 
 P = ParamSpec("P")
 

@@ -46,70 +46,44 @@ def metrics_charts(metrics: AuditMetrics) -> list[Chart]:
     rate = [None if c.reject_rate is None else round(c.reject_rate * 100, 2) for c in counts]
     avg = [None if c.tokens_avg is None else round(c.tokens_avg, 1) for c in counts]
     peak = [c.tokens_max if c.requests else None for c in counts]
+    # (key, title, unit, kind, [(series label, colour class, values)]), in the page's order.
+    charts = [
+        (
+            "writes",
+            _("Writes by decision"),
+            "",
+            "bars",
+            [
+                (_("saved"), "chart--a", values("saved")),
+                (_("asked to confirm"), "chart--b", values("asked")),
+                (_("rejected"), "chart--c", values("rejected")),
+            ],
+        ),
+        ("reject-rate", _("Reject rate"), "%", "line", [(_("rejected / writes, %"), "chart--c", rate)]),
+        (
+            "sensitive",
+            _("Sensitive detections"),
+            "",
+            "bars",
+            [
+                (_("high"), "chart--b", [c.sensitive - c.restricted for c in counts]),
+                (_("restricted"), "chart--c", values("restricted")),
+            ],
+        ),
+        ("conflicts", _("Conflicts detected"), "", "bars", [(_("conflicts"), "chart--d", values("conflicts"))]),
+        ("cross-scope", _("Cross-scope reads"), "", "bars", [(_("refused reads"), "chart--c", values("cross_scope"))]),
+        ("stale", _("Stale memories used (must stay 0)"), "", "bars", [(_("stale uses"), "chart--c", values("stale"))]),
+        (
+            "tokens",
+            _("Context tokens per request"),
+            "",
+            "line",
+            [(_("mean"), "chart--a", avg), (_("largest"), "chart--e", peak)],
+        ),
+    ]
     return [
-        chart_build(
-            key="writes",
-            title=_("Writes by decision"),
-            unit="",
-            kind="bars",
-            labels=labels,
-            series=[
-                Series(_("saved"), "chart--a", values("saved")),
-                Series(_("asked to confirm"), "chart--b", values("asked")),
-                Series(_("rejected"), "chart--c", values("rejected")),
-            ],
-        ),
-        chart_build(
-            key="reject-rate",
-            title=_("Reject rate"),
-            unit="%",
-            kind="line",
-            labels=labels,
-            series=[Series(_("rejected / writes, %"), "chart--c", rate)],
-        ),
-        chart_build(
-            key="sensitive",
-            title=_("Sensitive detections"),
-            unit="",
-            kind="bars",
-            labels=labels,
-            series=[
-                Series(_("high"), "chart--b", [c.sensitive - c.restricted for c in counts]),
-                Series(_("restricted"), "chart--c", values("restricted")),
-            ],
-        ),
-        chart_build(
-            key="conflicts",
-            title=_("Conflicts detected"),
-            unit="",
-            kind="bars",
-            labels=labels,
-            series=[Series(_("conflicts"), "chart--d", values("conflicts"))],
-        ),
-        chart_build(
-            key="cross-scope",
-            title=_("Cross-scope reads"),
-            unit="",
-            kind="bars",
-            labels=labels,
-            series=[Series(_("refused reads"), "chart--c", values("cross_scope"))],
-        ),
-        chart_build(
-            key="stale",
-            title=_("Stale memories used (must stay 0)"),
-            unit="",
-            kind="bars",
-            labels=labels,
-            series=[Series(_("stale uses"), "chart--c", values("stale"))],
-        ),
-        chart_build(
-            key="tokens",
-            title=_("Context tokens per request"),
-            unit="",
-            kind="line",
-            labels=labels,
-            series=[Series(_("mean"), "chart--a", avg), Series(_("largest"), "chart--e", peak)],
-        ),
+        chart_build(key=key, title=title, unit=unit, kind=kind, labels=labels, series=[Series(*s) for s in series])
+        for key, title, unit, kind, series in charts
     ]
 
 
