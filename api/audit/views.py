@@ -17,9 +17,9 @@ from rest_framework.views import APIView
 
 from audit.export import ExportInputError, audit_export_response, audit_export_start, export_params_parse
 from audit.signing import SigningKeyMissing
-from governance.permissions import AUDIT_PERM, membership_with_perm
 from governance.agents import AgentPrincipal
 from governance.models import Tenant
+from governance.permissions import AUDIT_PERM, membership_with_perm
 
 
 class _AlwaysJson(BaseContentNegotiation):
