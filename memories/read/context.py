@@ -103,6 +103,7 @@ class ContextResult:
     token_budget: int
     top_k: int
     items: tuple[ContextItem, ...] = ()
+    standing_k: int = DEFAULT_STANDING_K
     conflicts: tuple[ContextConflict, ...] = ()
     token_count: int = 0
     considered: int = 0  # visible memories that were ranked
@@ -210,7 +211,13 @@ def memory_context_build(
     language = request.language
     if language not in ("en", "zh"):
         language = detect_language(request.query, request.instruction)
-    empty = ContextResult(rendered="", language=language, token_budget=request.token_budget, top_k=request.top_k)
+    empty = ContextResult(
+        rendered="",
+        language=language,
+        token_budget=request.token_budget,
+        top_k=request.top_k,
+        standing_k=request.standing_k,
+    )
     agent_version = caller.agent.name if caller.agent is not None else ""
     subject_id = request.scope.user_id
 
@@ -276,6 +283,7 @@ def memory_context_build(
         language=language,
         token_budget=request.token_budget,
         top_k=request.top_k,
+        standing_k=request.standing_k,
         items=items,
         conflicts=tuple(
             ContextConflict(c, conflict_suggestion(c, language=language, type_labels=TYPE_LABELS[language]))

@@ -18,7 +18,7 @@
 
 **About the query, or not.** A memory is injected as relevant only when it is about the query: some
 query term (or translation) occurs in it, or its cosine stands ``semantic_floor`` (2.0) standard
-deviations above the request's mean — and its relevance is at least ``cutoff`` (0.4) of the best
+deviations above the request's mean — and its relevance is at least ``cutoff`` (0.3) of the best
 one's. Ranking stops there: a read whose query is about one thing gets that thing, not top_k memories.
 Those are ``relevant``, best score first (ties: the newer memory).
 
@@ -39,6 +39,7 @@ BM25 (Lucene's idf variant), computed directly.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -50,7 +51,7 @@ import numpy as np
 
 from governance.vocabulary import Level, MemoryType, SourceType
 from memories.read.scope import ContextCandidate
-from memories.read.segment import QueryTerm, query_matcher, query_terms
+from memories.read.segment import LATIN_WORD, QueryTerm, query_matcher, query_terms, stem
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ class RankingWeights:
     b: float = 0.75
     lexical: float = 0.5  # the lexical share of relevance; the semantic share is the rest
     translated: float = 0.5  # a dictionary translation's weight, against 1 for a query word
-    cutoff: float = 0.4  # relevant: at least this share of the best relevance
+    cutoff: float = 0.3  # relevant: at least this share of the best relevance
     semantic_floor: float = 2.0  # a match on meaning alone: this many standard deviations above the mean
     single_character: float = 0.25  # a one-character Chinese term's weight: it occurs inside many words
 
@@ -137,6 +138,9 @@ class QueryPlan:
     labels: tuple[str, ...]  # how each term is shown: the word, or "word→translation"
 
 
+_IDENTIFIER = re.compile(r"[a-z0-9]+(?:[-_./][a-z0-9]+)+")
+
+
 def query_plan(query: str, *, weights: RankingWeights = DEFAULT_WEIGHTS, translate: bool = True) -> QueryPlan:
     from memories.read.bilingual import translations
 
@@ -145,7 +149,10 @@ def query_plan(query: str, *, weights: RankingWeights = DEFAULT_WEIGHTS, transla
         term: (weights.single_character if term.cjk and len(term.text) == 1 else 1.0, term.text) for term in own
     }
     if translate:
-        for origin, term in translations([t for t in own if not (t.cjk and len(t.text) == 1)]):
+        # Parts of identifiers (dispatch-docs, ledger_sync) are names, not words to translate.
+        names = {stem(part) for name in _IDENTIFIER.findall(query.lower()) for part in LATIN_WORD.findall(name)}
+        translatable = [t for t in own if not (t.cjk and len(t.text) == 1) and not (not t.cjk and t.text in names)]
+        for origin, term in translations(translatable):
             if term not in terms:
                 terms[term] = (weights.translated, f"{origin}→{term.text}")
     return QueryPlan(
