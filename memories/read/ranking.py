@@ -18,7 +18,7 @@
 
 **About the query, or not.** A memory is injected as relevant only when it is about the query: some
 query term (or translation) occurs in it, or its cosine stands ``semantic_floor`` (2.0) standard
-deviations above the request's mean — and its relevance is at least ``cutoff`` (0.3) of the best
+deviations above the request's mean (less among a handful of candidates, see ``semantic_scores``) — and its relevance is at least ``cutoff`` (0.3) of the best
 one's. Ranking stops there: a read whose query is about one thing gets that thing, not top_k memories.
 Those are ``relevant``, best score first (ties: the newer memory).
 
@@ -216,6 +216,10 @@ def semantic_scores(
     values = matrix @ query_vector
     mean, spread, best = float(values.mean()), float(values.std()), float(values.max())
     lead = best - mean
+    # Among n cosines none stands more than (n − 1)/√n deviations above their mean: with few candidates
+    # the floor is lowered to three quarters of that, so a clear best can still pass.
+    n = len(present)
+    floor = min(floor, 0.75 * (n - 1) / math.sqrt(n))
     for i, value in zip(present, values.tolist(), strict=True):
         cosines[i] = value
         if lead > 0:

@@ -19,6 +19,7 @@ import logging
 from collections.abc import Sequence
 
 import numpy as np
+from django.db import connection
 
 from dbkit.rows import insert_rows
 from memories.embedding.embedders import Embedder, EmbedderUnavailable, current_embedder
@@ -64,6 +65,14 @@ def memory_embed_inline(*, memory: Memory, content: str, new: bool = False, embe
 
 
 def memory_embedding_delete(*, memory_id: object) -> int:
-    """Remove a memory's vector (deletion, or content that changed)."""
+    """Remove a memory's vector (deletion, or content that changed).
+
+    On SQLite, ``secure_delete`` is turned on for the connection first, so the freed cells are zeroed
+    rather than left in the file until reused (the purge job does the same for the content, and
+    empties the write-ahead log after it).
+    """
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA secure_delete = ON")
     count, _ = MemoryEmbedding.objects.filter(memory_id=memory_id).delete()
     return count

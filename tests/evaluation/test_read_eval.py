@@ -53,7 +53,9 @@ def test_a_leak_is_counted(tmp_path, monkeypatch):
 
     def leaky(*, grant, now, limit=scope.CANDIDATE_LIMIT, model=""):
         other = scope.ReadGrant(tenant_id=grant.tenant_id + 1, user_id=grant.user_id)
-        return real(grant=grant, now=now, limit=limit, model=model) + real(grant=other, now=now, limit=limit, model=model)
+        return real(grant=grant, now=now, limit=limit, model=model) + real(
+            grant=other, now=now, limit=limit, model=model
+        )
 
     monkeypatch.setattr("memories.read.context.memory_context_candidates", leaky)
     path = tmp_path / "leak.jsonl"

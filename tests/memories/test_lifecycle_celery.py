@@ -42,7 +42,7 @@ from memories.lifecycle.base import JobResult
 from memories.models import Memory, MergeProposal
 from memories.services.records import NewMemory, memory_create
 
-PERIODIC = {"expire", "invalidate", "unused", "purge", "consolidate"}
+PERIODIC = {"expire", "invalidate", "unused", "purge", "consolidate", "reembed"}
 
 
 def test_the_beat_schedules_every_periodic_job_as_a_registered_task():

@@ -5,9 +5,8 @@ from __future__ import annotations
 import math
 from datetime import UTC, datetime, timedelta
 
-import pytest
-
 import numpy as np
+import pytest
 
 from memories.read.ranking import (
     DEFAULT_WEIGHTS,

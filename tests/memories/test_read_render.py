@@ -103,7 +103,14 @@ def test_blocks_follow_the_injection_priority():
     )
     opened = re.findall(r"^<([a-z_]+)>$", rendered, flags=re.M)
     assert opened == [b for b in BLOCK_ORDER if b != "user_guidance"]
-    assert BLOCK_ORDER == ("task_state", "session_memory", "user_memory", "user_guidance", "project_memory", "org_rules")
+    assert BLOCK_ORDER == (
+        "task_state",
+        "session_memory",
+        "user_memory",
+        "user_guidance",
+        "project_memory",
+        "org_rules",
+    )
     assert [re.search(r"\[(m\d+)", line).group(1) for line in rendered.splitlines() if line.startswith("- [m")] == [
         "m1",
         "m2",
