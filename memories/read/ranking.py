@@ -18,9 +18,10 @@
 
 **About the query, or not.** A memory is injected as relevant only when it is about the query: some
 query term (or translation) occurs in it, or its cosine stands ``semantic_floor`` (2.0) standard
-deviations above the request's mean (less among a handful of candidates, see ``semantic_scores``) — and its relevance is at least ``cutoff`` (0.3) of the best
-one's. Ranking stops there: a read whose query is about one thing gets that thing, not top_k memories.
-Those are ``relevant``, best score first (ties: the newer memory).
+deviations above the request's mean (less among a handful of candidates, see ``semantic_scores``) —
+and its relevance is at least ``cutoff`` (0.3) of the best one's. Ranking stops there: a read whose
+query is about one thing gets that thing, not top_k memories. Those are ``relevant``, best score
+first (ties: the newer memory).
 
 **Standing guidance** is what applies to every answer whatever the question: the rules of the scope
 the request named (its project's; its team's, when it names one) and the subject's own preferences

@@ -258,12 +258,12 @@ def test_a_model2vec_directory_is_loaded_from_its_path(model_dir):
 def test_a_missing_model_directory_fails_at_configuration(tmp_path):
     with pytest.raises(ImproperlyConfigured, match="MEMGOV_EMBEDDER_PATH"):
         Model2VecEmbedder(str(tmp_path / "nothing"))
-    with override_settings(MEMGOV_EMBEDDER="model2vec", MEMGOV_EMBEDDER_PATH=str(tmp_path)):
-        with pytest.raises(ImproperlyConfigured):
-            current_embedder()
-    with override_settings(MEMGOV_EMBEDDER="openai", MEMGOV_EMBEDDER_URL="ftp://x", MEMGOV_EMBEDDER_MODEL="m"):
-        with pytest.raises(ImproperlyConfigured, match="http"):
-            current_embedder()
+    model2vec = override_settings(MEMGOV_EMBEDDER="model2vec", MEMGOV_EMBEDDER_PATH=str(tmp_path))
+    with model2vec, pytest.raises(ImproperlyConfigured):
+        current_embedder()
+    ftp = override_settings(MEMGOV_EMBEDDER="openai", MEMGOV_EMBEDDER_URL="ftp://x", MEMGOV_EMBEDDER_MODEL="m")
+    with ftp, pytest.raises(ImproperlyConfigured, match="http"):
+        current_embedder()
 
 
 def test_a_model_change_is_re_embedded_by_the_job_with_progress(world, make_memory, model_dir):
