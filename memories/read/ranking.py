@@ -16,10 +16,14 @@
 - recency = 0.5 ^ (days since the memory was last updated / 30); confidence as stored; trust =
   ``SOURCE_TRUST[source_type]``.
 
+**The named scope.** A memory of the session, task or project the request names gets ``named_scope``
+(0.5) added to its relevance (``in_named_scope``): asked there, "this task" or "here" mean it.
+
 **About the query, or not.** A memory is injected as relevant only when it is about the query: some
-query term (or translation) occurs in it, or its cosine stands ``semantic_floor`` (2.0) standard
+query term (or translation) occurs in it, it belongs to the named scope, or its cosine stands
+``semantic_floor`` (2.0) standard
 deviations above the request's mean (less among a handful of candidates, see ``semantic_scores``) —
-and its relevance is at least ``cutoff`` (0.3) of the best one's. Ranking stops there: a read whose
+and its relevance is at least ``cutoff`` (0.2) of the best one's. Ranking stops there: a read whose
 query is about one thing gets that thing, not top_k memories. Those are ``relevant``, best score
 first (ties: the newer memory).
 
@@ -66,9 +70,10 @@ class RankingWeights:
     b: float = 0.75
     lexical: float = 0.5  # the lexical share of relevance; the semantic share is the rest
     translated: float = 0.5  # a dictionary translation's weight, against 1 for a query word
-    cutoff: float = 0.3  # relevant: at least this share of the best relevance
+    cutoff: float = 0.2  # relevant: at least this share of the best relevance
     semantic_floor: float = 2.0  # a match on meaning alone: this many standard deviations above the mean
     single_character: float = 0.25  # a one-character Chinese term's weight: it occurs inside many words
+    named_scope: float = 0.5  # added to the relevance of a memory of the session, task or project the request names
 
 
 DEFAULT_WEIGHTS = RankingWeights()
@@ -104,6 +109,15 @@ def standing_rank(candidate: ContextCandidate, *, team_named: bool) -> int | Non
     if candidate.type in STANDING_TYPES and candidate.level == Level.USER:
         return 1
     return None
+
+
+def in_named_scope(candidate: ContextCandidate) -> bool:
+    """A memory of the session, task or project the request named (the scope filter lets no other
+    session's, task's or project's through): "this task", "here" in a query mean it."""
+    return candidate.level in _NAMED_LEVELS or bool(candidate.project)
+
+
+_NAMED_LEVELS = frozenset({Level.SESSION, Level.TASK, Level.PROJECT})
 
 
 class Ranked(NamedTuple):
@@ -256,9 +270,12 @@ def rank_candidates(
     )
     has_query = bool(plan.terms) or any(cosine is not None for cosine in cosines)
     w_lexical = weights.lexical if any(cosine is not None for cosine in cosines) else 1.0
+    prior = weights.named_scope
     blended = [
-        w_lexical * (bm25 / best_bm25 if best_bm25 > 0 else 0.0) + (1.0 - w_lexical) * part
-        for bm25, part in zip(raw, semantic, strict=True)
+        w_lexical * (bm25 / best_bm25 if best_bm25 > 0 else 0.0)
+        + (1.0 - w_lexical) * part
+        + (prior if in_named_scope(candidate) else 0.0)
+        for bm25, part, candidate in zip(raw, semantic, candidates, strict=True)
     ]
     best = max(blended, default=0.0)
     half_life = weights.recency_half_life_days
@@ -271,7 +288,8 @@ def rank_candidates(
     # conditionals (the same values as max()/min(), at a fraction of a builtin call's cost).
     for index, candidate in enumerate(candidates):
         bm25, value = raw[index], blended[index]
-        about = not has_query or ((bm25 > 0 or strong[index]) and best > 0 and value >= weights.cutoff * best)
+        matches = bm25 > 0 or strong[index] or in_named_scope(candidate)
+        about = not has_query or (matches and best > 0 and value >= weights.cutoff * best)
         rank = None if about else standing_rank(candidate, team_named=team_named)
         if not about and rank is None:
             continue

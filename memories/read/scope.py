@@ -49,7 +49,7 @@ from vault.datakeys import data_key_by_id
 from vault.envelope import associated_data, key_id_of, open_sealed_with
 
 # The newest this many visible rows are ranked; a subject with more sees its most recently updated.
-CANDIDATE_LIMIT = 500
+CANDIDATE_LIMIT = 2000
 
 
 class CrossScope(StrEnum):

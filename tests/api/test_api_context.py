@@ -69,15 +69,17 @@ def test_the_agent_gets_its_subjects_context(world, demo_memories):
         "tokens",
     }
     assert body["token_count"] <= body["token_budget"] == 1200
-    # It explains itself: the memory about the query first, with the words that matched; the standing
-    # guidance (the named team's rule, the subject's preference) in its own block.
+    # It explains itself: the memories about the query first, with the words that matched; the standing
+    # guidance (here the subject's preference) in its own block.
     assert item["content"] == "部署用 kubernetes 和 helm" and item["block"] == "user_memory"
     assert "query_terms" in item["why"] and "translated_terms" in item["why"]
     assert "kubernet" in item["matched_terms"] and "deploy→部署" in item["matched_terms"]
     assert set(item["score_parts"]) == {"relevance", "lexical", "semantic", "recency", "confidence", "trust"}
     assert item["score_parts"]["relevance"] == 1.0
+    (rule,) = [i for i in body["items"] if i["content"] == "Every deployment needs a rollback plan"]
+    assert rule["why"] == ["query_terms"] and rule["matched_terms"] == ["deploy"] and rule["block"] == "org_rules"
     standing = [i for i in body["items"] if i["why"] == ["standing"]]
-    assert {i["content"] for i in standing} == {"Every deployment needs a rollback plan", "Prefers short answers"}
+    assert [i["content"] for i in standing] == ["Prefers short answers"]
     assert {i["block"] for i in standing} == {"user_guidance"} and "<user_guidance>" in body["rendered"]
     assert body["ranking"] == "hybrid" and body["standing_k"] == 5
     assert body["conflicts"] == [] and body["language"] == "en"

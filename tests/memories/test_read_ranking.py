@@ -190,15 +190,18 @@ def test_only_what_the_query_is_about_is_relevant_and_standing_guidance_is_apart
         candidate("runs kubernetes at home", id="about", type="user_profile"),
     ]
     ranking = rank_candidates(memories, query="kubernetes", now=NOW)
-    assert ids(ranking) == ["about"]
-    # The named project's rules first, then the subject's own preferences and constraints.
-    assert standing_ids(ranking)[0] == "project-rule"
-    assert set(standing_ids(ranking)) == {"project-rule", "pref", "constraint"}
+    # What matches first; then what belongs to the session, task and project the request named (the scope
+    # filter lets no other through), which a query asked there is most often about.
+    assert ids(ranking)[0] == "about" and set(ids(ranking)[1:]) == {"project-rule", "session", "task"}
+    assert set(standing_ids(ranking)) == {"pref", "constraint"}
     named = rank_candidates(memories, query="kubernetes", now=NOW, team_named=True)
-    assert set(standing_ids(named)) == {"project-rule", "team-rule", "pref", "constraint"}
-    assert ids(rank_candidates(memories, query="security ticket", now=NOW)) == ["tenant-rule"]
+    assert standing_ids(named)[0] == "team-rule"  # the named team's rule first, then the subject's own
+    assert set(standing_ids(named)) == {"team-rule", "pref", "constraint"}
+    unnamed = [m for m in memories if m.level in ("user", "tenant", "team")]
+    assert ids(rank_candidates(unnamed, query="security ticket", now=NOW)) == ["tenant-rule"]
+    assert ids(rank_candidates(unnamed, query="kubernetes", now=NOW)) == ["about"]
     # A standing memory the query is about is ranked as relevant, not repeated as standing.
-    about_pref = rank_candidates(memories, query="short answers", now=NOW)
+    about_pref = rank_candidates(unnamed, query="short answers", now=NOW)
     assert ids(about_pref) == ["pref"] and "pref" not in standing_ids(about_pref)
     assert len(rank_candidates(memories, query="", now=NOW).relevant) == len(memories)
 
