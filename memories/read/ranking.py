@@ -19,11 +19,11 @@
 **The named scope.** A memory of the session, task or project the request names gets ``named_scope``
 (0.5) added to its relevance (``in_named_scope``): asked there, "this task" or "here" mean it.
 
-**About the query, or not.** A memory is injected as relevant only when it is about the query: some
-query term (or translation) occurs in it, it belongs to the named scope, or its cosine stands
-``semantic_floor`` (2.0) standard
-deviations above the request's mean (less among a handful of candidates, see ``semantic_scores``) —
-and its relevance is at least ``cutoff`` (0.2) of the best one's. Ranking stops there: a read whose
+**About the query, or not.** A memory is injected as relevant only when it belongs to the named scope,
+or is about the query: some query term (or translation) occurs in it, or its cosine stands
+``semantic_floor`` (2.0) standard deviations above the request's mean (less among a handful of
+candidates, see ``semantic_scores``) — and the query's part of its relevance (before the prior) is at
+least ``cutoff`` (0.15) of the best one's. Ranking stops there: a read whose
 query is about one thing gets that thing, not top_k memories. Those are ``relevant``, best score
 first (ties: the newer memory).
 
@@ -70,7 +70,7 @@ class RankingWeights:
     b: float = 0.75
     lexical: float = 0.5  # the lexical share of relevance; the semantic share is the rest
     translated: float = 0.5  # a dictionary translation's weight, against 1 for a query word
-    cutoff: float = 0.2  # relevant: at least this share of the best relevance
+    cutoff: float = 0.15  # relevant: at least this share of the best relevance
     semantic_floor: float = 2.0  # a match on meaning alone: this many standard deviations above the mean
     single_character: float = 0.25  # a one-character Chinese term's weight: it occurs inside many words
     named_scope: float = 0.5  # added to the relevance of a memory of the session, task or project the request names
@@ -270,13 +270,15 @@ def rank_candidates(
     )
     has_query = bool(plan.terms) or any(cosine is not None for cosine in cosines)
     w_lexical = weights.lexical if any(cosine is not None for cosine in cosines) else 1.0
-    prior = weights.named_scope
-    blended = [
-        w_lexical * (bm25 / best_bm25 if best_bm25 > 0 else 0.0)
-        + (1.0 - w_lexical) * part
-        + (prior if in_named_scope(candidate) else 0.0)
-        for bm25, part, candidate in zip(raw, semantic, candidates, strict=True)
+    # The query's part of relevance decides what is about the query (cutoff against the best of it); the
+    # named scope's prior is added after, for the order.
+    scoped = [in_named_scope(candidate) for candidate in candidates]
+    query_part = [
+        w_lexical * (bm25 / best_bm25 if best_bm25 > 0 else 0.0) + (1.0 - w_lexical) * part
+        for bm25, part in zip(raw, semantic, strict=True)
     ]
+    best_query = max(query_part, default=0.0)
+    blended = [value + (weights.named_scope if named else 0.0) for value, named in zip(query_part, scoped, strict=True)]
     best = max(blended, default=0.0)
     half_life = weights.recency_half_life_days
     w_relevance, w_recency = weights.relevance, weights.recency
@@ -284,12 +286,13 @@ def rank_candidates(
     trust_of = SOURCE_TRUST.get
     relevant: list[tuple[float, timedelta, str, Ranked]] = []
     standing: list[tuple[float, timedelta, str, Ranked]] = []
+    cutoff = weights.cutoff * best_query
     # The loop runs for every candidate of every read: recency_score() is written out, and the clamps are
     # conditionals (the same values as max()/min(), at a fraction of a builtin call's cost).
     for index, candidate in enumerate(candidates):
         bm25, value = raw[index], blended[index]
-        matches = bm25 > 0 or strong[index] or in_named_scope(candidate)
-        about = not has_query or (matches and best > 0 and value >= weights.cutoff * best)
+        matches = (bm25 > 0 or strong[index]) and best_query > 0 and query_part[index] >= cutoff
+        about = not has_query or scoped[index] or matches
         rank = None if about else standing_rank(candidate, team_named=team_named)
         if not about and rank is None:
             continue
