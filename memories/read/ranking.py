@@ -1,6 +1,6 @@
 """Ranking of visible memories: hybrid relevance (lexical and semantic), then recency, confidence and trust.
 
-    relevance = 0.5 · lexical + 0.5 · semantic          (each 0..1 within the request; see below)
+    relevance = 0.4 · lexical + 0.6 · semantic          (each 0..1 within the request; see below)
     score     = 0.55 · relevance + 0.15 · recency + 0.15 · confidence + 0.15 · trust
 
 - **lexical** = BM25(query, memory) / the best BM25 among this request's candidates. BM25 with k1 = 1.2,
@@ -8,8 +8,9 @@
   candidates; terms from ``segment.py``, plus their dictionary translations (``bilingual.py``: the
   English words of a Chinese query word, the Chinese words of an English one), each counted at
   ``translated`` (0.5) of a query word's weight, so a Chinese query counts an English memory's words.
-- **semantic** = how far the memory's cosine similarity to the query stands above the request's
-  mean cosine, as a share of the best one's lead: (cos − mean) / (best − mean), clipped to 0..1.
+- **semantic** = how far the memory's cosine similarity to the query (both centered on the
+  candidates' mean vector) stands above the request's mean cosine, as a share of the best one's
+  lead: (cos − mean) / (best − mean), clipped to 0..1.
   Models place unrelated texts at different cosines (a static model's sit near 0.2, a transformer's
   near 0.8); measured against the request's own mean, the same weights serve any model. Without an
   embedder, or for a memory without a vector, it is 0 and the lexical part decides alone.
@@ -68,7 +69,7 @@ class RankingWeights:
     recency_half_life_days: float = 30.0
     k1: float = 1.2
     b: float = 0.75
-    lexical: float = 0.5  # the lexical share of relevance; the semantic share is the rest
+    lexical: float = 0.4  # the lexical share of relevance; the semantic share is the rest
     translated: float = 0.5  # a dictionary translation's weight, against 1 for a query word
     cutoff: float = 0.15  # relevant: at least this share of the best relevance
     semantic_floor: float = 2.0  # a match on meaning alone: this many standard deviations above the mean
@@ -228,6 +229,13 @@ def semantic_scores(
     matrix = np.vstack([vectors[i] for i in present])
     if matrix.shape[1] != query_vector.shape[0]:  # vectors of another model's size: ignored
         return parts, cosines, strong
+    # Centered on the candidates' mean vector: what all of a subject's memories share (their topic,
+    # their language, the model's own bias) says nothing about which one the query is about.
+    center = matrix.mean(axis=0)
+    matrix = matrix - center
+    matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-9)
+    query_vector = query_vector - center
+    query_vector = query_vector / max(float(np.linalg.norm(query_vector)), 1e-9)
     values = matrix @ query_vector
     mean, spread, best = float(values.mean()), float(values.std()), float(values.max())
     lead = best - mean

@@ -269,7 +269,11 @@ def test_semantic_scores_measure_the_lead_over_the_requests_mean():
     vectors = [_unit(1, 0.1, 0), _unit(0, 1, 0), _unit(0, 0, 1), _unit(0, 1, 1), None]
     parts, cosines, strong = semantic_scores(query, vectors, floor=1.5)
     assert parts[0] == 1.0 and parts[1] == parts[2] == 0.0 and parts[4] == 0.0
-    assert cosines[4] is None and cosines[0] == pytest.approx(float(vectors[0] @ query))
+    # Cosines of the vectors centered on the candidates' mean: what they all share says nothing.
+    center = np.mean(vectors[:4], axis=0)
+    centered = [(v - center) / np.linalg.norm(v - center) for v in vectors[:4]]
+    expected = (query - center) / np.linalg.norm(query - center)
+    assert cosines[4] is None and cosines[:4] == pytest.approx([float(v @ expected) for v in centered], abs=1e-6)
     assert strong == [True, False, False, False, False]
     # Without a query vector, or with vectors of another size, nothing semantic happens.
     assert semantic_scores(None, vectors, floor=1.5)[1] == [None] * 5
