@@ -50,5 +50,5 @@ def test_it_says_why_each_memory_is_there(world, make_memory):
     table = table[: table.index("</table>")]
     assert "shares words with the question" in table and "(kubernet, deploy)" in table
     assert "standing preference or rule, sent with every question" in table
-    assert table.count("<tr><th scope=\"row\">") == 2  # m1, m2: mine only, never bob's
+    assert table.count('<tr><th scope="row">') == 2  # m1, m2: mine only, never bob's
     assert "Bob" not in page
