@@ -183,6 +183,17 @@ MEMGOV_SQLITE_CHECKPOINT_SECONDS = envint("MEMGOV_SQLITE_CHECKPOINT_SECONDS", 1)
 MEMGOV_AUDIT_SIGNING_KEY = envsecret("MEMGOV_AUDIT_SIGNING_KEY")
 # Who may scrape /metrics: a bearer token; unset, only direct connections from this machine.
 MEMGOV_METRICS_TOKEN = envsecret("MEMGOV_METRICS_TOKEN")
+# Semantic ranking (docs/retrieval.md): builtin (offline, shipped with the install), model2vec (a model
+# directory), openai (an OpenAI-compatible /embeddings endpoint) or none (lexical only).
+MEMGOV_EMBEDDER = envstr("MEMGOV_EMBEDDER", "builtin").strip().lower()
+MEMGOV_EMBEDDER_PATH = envstr("MEMGOV_EMBEDDER_PATH", "")
+MEMGOV_EMBEDDER_URL = envstr("MEMGOV_EMBEDDER_URL", "")
+MEMGOV_EMBEDDER_MODEL = envstr("MEMGOV_EMBEDDER_MODEL", "")
+MEMGOV_EMBEDDER_API_KEY = envsecret("MEMGOV_EMBEDDER_API_KEY")
+MEMGOV_EMBEDDER_TIMEOUT = envint("MEMGOV_EMBEDDER_TIMEOUT", 10)
+MEMGOV_EMBEDDER_DIMENSIONS = envint("MEMGOV_EMBEDDER_DIMENSIONS", 0)
+if MEMGOV_EMBEDDER not in ("none", "builtin", "model2vec", "openai"):
+    raise ImproperlyConfigured(f"MEMGOV_EMBEDDER must be none, builtin, model2vec or openai, got {MEMGOV_EMBEDDER!r}")
 
 # --- Celery ----------------------------------------------------------------------------------
 CELERY_BROKER_URL = envstr("MEMGOV_BROKER_URL", "")

@@ -30,7 +30,7 @@ from governance.pipeline.normalize import normalize_content
 from governance.services.projects import project_create, project_member_add
 from governance.services.tenancy import agent_key_create, membership_set, tenant_create, user_create
 from governance.vocabulary import Level, MemoryType, SourceType, Status
-from memories.models import Confirmation, Memory, MemoryVersion
+from memories.models import Confirmation, Memory, MemoryEmbedding, MemoryVersion
 from vault.datakeys import data_key_for, fingerprint_key
 from vault.envelope import associated_data, seal
 
@@ -199,6 +199,55 @@ def _shared_rows(tenant: Tenant, now: Any) -> Iterator[Record]:
         yield Record(tenant.slug, "shared", values, content)
 
 
+class _VectorWriter:
+    """Each seeded memory's vector, as the write path stores it (``MemoryEmbedding``, sealed with the
+    subject's key), when an embedder is configured. The bench's texts repeat, so each distinct text is
+    embedded once."""
+
+    def __init__(self) -> None:
+        from memories.embedding.embedders import current_embedder
+
+        self.embedder = current_embedder()
+        self.cache: dict[str, str] = {}
+        table = connection.ops.quote_name(MemoryEmbedding._meta.db_table)
+        columns = ("memory_id", "tenant_id", "user_id", "model", "vector", "updated_at")
+        self.sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})"  # noqa: S608
+
+    def write(self, records: list[Record], *, now: Any) -> None:
+        if self.embedder is None:
+            return
+        from memories.embedding.vectors import pack_vector
+
+        missing = sorted({r.content for r in records} - self.cache.keys())
+        if missing:
+            vectors = self.embedder.embed(missing, kind="document")
+            self.cache.update(zip(missing, (pack_vector(v) for v in vectors), strict=True))
+        field = MemoryEmbedding._meta.get_field("memory")
+        rows = []
+        for record in records:
+            values = record.values
+            key_id, key = data_key_for(tenant_id=values["tenant_id"], owner=values["user_id"])
+            aad = associated_data(
+                model=MemoryEmbedding._meta.label_lower,
+                tenant_id=values["tenant_id"],
+                record_id=str(values["id"]),
+                field="vector",
+            )
+            blob = seal(self.cache[record.content], key_id=key_id, key=key, aad=aad)
+            rows.append(
+                (
+                    field.get_db_prep_save(values["id"], connection),
+                    values["tenant_id"],
+                    values["user_id"],
+                    self.embedder.name,
+                    blob,
+                    now,
+                )
+            )
+        with connection.cursor() as cursor:
+            cursor.executemany(self.sql, rows)
+
+
 class _RowWriter:
     """``executemany`` of prepared rows: Django's own per-field preparation, without model instances.
 
@@ -265,10 +314,11 @@ def bench_reset(tenants: list[Tenant]) -> None:
         # One statement, not the ORM's collector (it would fetch a million ids first); nothing refers to
         # these rows any more.
         with connection.cursor() as cursor:
-            cursor.execute(
-                f"DELETE FROM {Memory._meta.db_table} WHERE tenant_id IN ({', '.join(['%s'] * len(tenants))})",  # noqa: S608
-                [t.pk for t in tenants],
-            )
+            for table in (MemoryEmbedding._meta.db_table, Memory._meta.db_table):
+                cursor.execute(
+                    f"DELETE FROM {table} WHERE tenant_id IN ({', '.join(['%s'] * len(tenants))})",  # noqa: S608
+                    [t.pk for t in tenants],
+                )
 
 
 def bench_seed(
@@ -284,7 +334,7 @@ def bench_seed(
 ) -> int:
     """Insert users [first_user, last_user) (even indexes in the first tenant, odd in the second)."""
     now = timezone.now()
-    writer = _RowWriter()
+    writer, vectors = _RowWriter(), _VectorWriter()
     seeded = 0
     if shared:
         for tenant in tenants:
@@ -292,6 +342,7 @@ def bench_seed(
             with transaction.atomic():
                 records = list(_shared_rows(tenant, now))
                 writer.write(records)
+                vectors.write(records, now=now)
             sink(records)
             seeded += len(records)
     for start in range(first_user, last_user, batch_users):
@@ -306,6 +357,7 @@ def bench_seed(
             for index in range(start, min(last_user, start + batch_users)):
                 records.extend(_user_rows(tenants[index % 2], index, per_user, now))
             writer.write(records)
+            vectors.write(records, now=now)
         sink(records)
         seeded += len(records)
         progress(seeded)

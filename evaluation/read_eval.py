@@ -22,12 +22,25 @@ instruction should be found to contradict; ``cross_scope`` marks a read that mus
 
 Everything runs in one transaction that is rolled back, in tenants with fresh slugs.
 
-Metrics (macro-averaged over scenarios): ``precision_at_k`` (injected and relevant / injected, over
-scenarios that injected something), ``recall_at_k`` (injected and relevant / relevant, over scenarios
-with relevant memories); and over all injected items: ``stale_memory_rate`` (not active when seeded,
-expired by ``expires_at``, or of a paused subject), ``cross_tenant_leak_rate`` (another tenant's),
-``cross_subject_leak_rate`` (another subject's private memory), ``forbidden_rate``; plus
-``conflict_accuracy`` and ``cross_scope_accuracy`` over the scenarios that label them.
+Optional scenario keys, used to break the figures down: ``class`` (what the scenario tests), ``lang``
+(``{"query": "zh"|"en"|"mix", "memory": …}``) and ``split`` (``dev`` or ``holdout``).
+
+A context holds the memories ranked as *about the query* (at most ``top_k``) and, in their own block,
+the subject's *standing guidance* (preferences and constraints, at most ``standing_k``; the same for
+every query: docs/retrieval.md). Precision measures the ranking, so it counts the first part only;
+recall counts what the agent is given, both parts; ``ranked_recall_at_k`` counts the first part only.
+
+Metrics (macro-averaged over scenarios): ``precision_at_k`` (ranked and relevant / ranked, over
+scenarios that ranked something), ``recall_at_k`` (injected and relevant / relevant, over scenarios
+with relevant memories), ``ranked_recall_at_k``, ``mrr`` (1 / the position of the first relevant memory
+in ``items``, 0 when none is injected, over scenarios with relevant memories),
+``cross_lingual_recall_at_5`` (recall within the first 5 items, over scenarios whose class starts with
+``cross_lingual``), ``empty_rate`` (scenarios with nothing relevant that ranked nothing as relevant);
+over all injected items: ``stale_memory_rate`` (not active when seeded, expired by ``expires_at``, or
+of a paused subject), ``cross_tenant_leak_rate`` (another tenant's), ``cross_subject_leak_rate``
+(another subject's private memory), ``forbidden_rate`` (and ``ranked_forbidden_rate`` over the ranked
+part); plus ``conflict_accuracy`` and ``cross_scope_accuracy`` over the scenarios that label them.
+``by_class``, ``by_split``, ``by_lang`` and ``by_class_split`` give the scenario figures per group.
 """
 
 from __future__ import annotations
@@ -207,6 +220,63 @@ def _rate(count: int, total: int) -> float:
     return round(count / total, 4) if total else 0.0
 
 
+@dataclass(frozen=True)
+class _Row:
+    """One scenario's figures (None where the figure doesn't apply to it)."""
+
+    klass: str
+    split: str
+    lang: str
+    precision: float | None  # ranked part; None when nothing was ranked as relevant
+    recall: float | None  # everything injected; None without relevant memories
+    ranked_recall: float | None
+    reciprocal_rank: float | None
+    recall_at_5: float | None
+    cross_lingual: bool
+    empty_when_nothing_relevant: bool | None  # None when something is relevant
+
+
+def _scenario_row(scenario: dict[str, Any], *, returned: list[str], ranked: list[str], relevant: set[str]) -> _Row:
+    lang = scenario.get("lang") or {}
+    position = next((i for i, ref in enumerate(returned, start=1) if ref in relevant), None)
+    return _Row(
+        klass=str(scenario.get("class", "unclassified")),
+        split=str(scenario.get("split", "all")),
+        lang=f"{lang.get('query', '?')}→{lang.get('memory', '?')}",
+        precision=len(relevant.intersection(ranked)) / len(ranked) if ranked else None,
+        recall=len(relevant.intersection(returned)) / len(relevant) if relevant else None,
+        ranked_recall=len(relevant.intersection(ranked)) / len(relevant) if relevant else None,
+        reciprocal_rank=(1 / position if position else 0.0) if relevant else None,
+        recall_at_5=len(relevant.intersection(returned[:5])) / len(relevant) if relevant else None,
+        cross_lingual=str(scenario.get("class", "")).startswith("cross_lingual"),
+        empty_when_nothing_relevant=None if relevant else not ranked,
+    )
+
+
+def _mean_of(values: list[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return round(sum(present) / len(present), 4) if present else None
+
+
+def _figures(rows: list[_Row]) -> dict[str, Any]:
+    empties = [r.empty_when_nothing_relevant for r in rows if r.empty_when_nothing_relevant is not None]
+    return {
+        "precision_at_k": _mean_of([r.precision for r in rows]) if rows else 1.0,
+        "recall_at_k": _mean_of([r.recall for r in rows]) if rows else 1.0,
+        "ranked_recall_at_k": _mean_of([r.ranked_recall for r in rows]),
+        "mrr": _mean_of([r.reciprocal_rank for r in rows]),
+        "cross_lingual_recall_at_5": _mean_of([r.recall_at_5 for r in rows if r.cross_lingual]),
+        "empty_rate": _mean_of([float(e) for e in empties]),
+    }
+
+
+def _grouped(rows: list[_Row], key: Any) -> dict[str, dict[str, Any]]:
+    groups: dict[str, list[_Row]] = {}
+    for row in rows:
+        groups.setdefault(key(row), []).append(row)
+    return {name: {"scenarios": len(members), **_figures(members)} for name, members in sorted(groups.items())}
+
+
 def evaluate_read(eval_set: EvalSet) -> dict[str, Any]:
     """Seed the world, run every scenario through ``memory_context_build``, roll back; the metrics."""
     with transaction.atomic():
@@ -220,9 +290,8 @@ def _run(eval_set: EvalSet) -> dict[str, Any]:
     world = _build_world(eval_set.world, secrets.token_hex(4))
     _seed(world, eval_set.memories, now)
     by_id = {str(m.id): ref for ref, m in world.memories.items()}
-    precisions: list[float] = []
-    recalls: list[float] = []
-    injected_total = stale = tenant_leaks = subject_leaks = forbidden = 0
+    rows: list[_Row] = []
+    injected_total = ranked_total = stale = tenant_leaks = subject_leaks = forbidden = ranked_forbidden = 0
     conflict_checks: list[bool] = []
     cross_scope_checks: list[bool] = []
     mismatches: list[dict[str, Any]] = []
@@ -245,15 +314,15 @@ def _run(eval_set: EvalSet) -> dict[str, Any]:
                 types=tuple(scenario.get("types", [])),
                 top_k=int(scenario.get("top_k", 5)),
                 token_budget=int(scenario.get("token_budget", 1200)),
+                **({"standing_k": int(scenario["standing_k"])} if "standing_k" in scenario else {}),
             ),
         )
         returned = [by_id.get(item.id, f"unknown:{item.id}") for item in result.items]
+        ranked = [by_id.get(item.id, "?") for item in result.items if "standing" not in item.why]
         relevant = set(scenario.get("relevant", []))
-        hits = relevant.intersection(returned)
-        if returned:
-            precisions.append(len(hits) / len(returned))
-        if relevant:
-            recalls.append(len(hits) / len(relevant))
+        rows.append(_scenario_row(scenario, returned=returned, ranked=ranked, relevant=relevant))
+        ranked_total += len(ranked)
+        ranked_forbidden += len(set(ranked) & set(scenario.get("forbidden", [])))
         tenant = world.tenants[scenario["tenant"]]
         problems: dict[str, list[str]] = {"stale": [], "other_tenant": [], "other_subject": [], "forbidden": []}
         for ref in returned:
@@ -291,8 +360,13 @@ def _run(eval_set: EvalSet) -> dict[str, Any]:
         "scenarios": len(eval_set.scenarios),
         "memories": len(eval_set.memories),
         "injected": injected_total,
-        "precision_at_k": _mean(precisions),
-        "recall_at_k": _mean(recalls),
+        "ranked": ranked_total,
+        **_figures(rows),
+        "ranked_forbidden_rate": _rate(ranked_forbidden, ranked_total),
+        "by_class": _grouped(rows, lambda r: r.klass),
+        "by_split": _grouped(rows, lambda r: r.split),
+        "by_lang": _grouped(rows, lambda r: r.lang),
+        "by_class_split": _grouped(rows, lambda r: f"{r.klass}/{r.split}"),
         "stale_memory_rate": _rate(stale, injected_total),
         "cross_tenant_leak_rate": _rate(tenant_leaks, injected_total),
         "cross_subject_leak_rate": _rate(subject_leaks, injected_total),

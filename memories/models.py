@@ -104,6 +104,31 @@ class Memory(models.Model):
         return f"memory {self.id} ({self.type}, {self.status})"
 
 
+class MemoryEmbedding(models.Model):
+    """A memory's vector: content too (an embedding leaks what it encodes), so sealed like the content.
+
+    Its row hangs off the memory (deleted with it, by a purge or an erasure, through the cascade) and
+    is sealed with the same subject's data key, so destroying that key shreds it with the content.
+    ``model`` is the embedder's name: the read path uses only vectors of the current one.
+    """
+
+    memory = models.OneToOneField(Memory, primary_key=True, on_delete=models.CASCADE, related_name="embedding")
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+", db_index=False)
+    user_id = models.CharField(max_length=128, blank=True)  # the memory's subject: whose key seals it
+    model = models.CharField(max_length=200)
+    vector = EncryptedTextField()  # memories.embedding.vectors.pack_vector
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["tenant", "model"], name="memory_embedding_model")]
+
+    def encryption_owner(self) -> str:
+        return self.user_id
+
+    def __str__(self) -> str:  # never the vector
+        return f"embedding of memory {self.memory_id} ({self.model})"
+
+
 class RuleDecision(models.Model):
     """One admin's decision on a shared rule: an approval, a rejection or a revocation.
 

@@ -49,3 +49,8 @@ def lifecycle_purge(tenant_id: int | None = None, batch_size: int = DEFAULT_BATC
 @shared_task(name="memgov.lifecycle.consolidate", **RETRY)
 def lifecycle_consolidate(tenant_id: int | None = None, batch_size: int = DEFAULT_BATCH_SIZE) -> dict:
     return lifecycle_job_run("consolidate", tenant_id=tenant_id, batch_size=batch_size)
+
+
+@shared_task(name="memgov.lifecycle.reembed", **RETRY)
+def lifecycle_reembed(tenant_id: int | None = None, batch_size: int = DEFAULT_BATCH_SIZE) -> dict:
+    return lifecycle_job_run("reembed", tenant_id=tenant_id, batch_size=batch_size)

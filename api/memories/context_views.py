@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from governance.vocabulary import MemoryType
 from memories.access import caller_for
 from memories.read.context import (
+    DEFAULT_STANDING_K,
     DEFAULT_TOKEN_BUDGET,
     DEFAULT_TOP_K,
     ContextRequest,
@@ -23,6 +24,7 @@ from memories.read.context import (
 from memories.read.scope import ContextScope
 
 MAX_TOP_K = 50
+MAX_STANDING_K = 20
 MIN_TOKEN_BUDGET = 64
 MAX_TOKEN_BUDGET = 32000
 MAX_TEXT = 8000
@@ -51,7 +53,16 @@ class ContextRequestSerializer(serializers.Serializer):
         default=list,
         max_length=len(MemoryType),
     )
-    top_k = serializers.IntegerField(min_value=1, max_value=MAX_TOP_K, default=DEFAULT_TOP_K)
+    top_k = serializers.IntegerField(
+        min_value=1, max_value=MAX_TOP_K, default=DEFAULT_TOP_K, help_text="at most this many memories about the query"
+    )
+    standing_k = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_STANDING_K,
+        default=DEFAULT_STANDING_K,
+        help_text="besides them, at most this many standing preferences, constraints and named-scope rules"
+        " (block `user_guidance`, the same whatever the query); 0 leaves them out",
+    )
     token_budget = serializers.IntegerField(
         min_value=MIN_TOKEN_BUDGET, max_value=MAX_TOKEN_BUDGET, default=DEFAULT_TOKEN_BUDGET
     )
@@ -70,7 +81,19 @@ class ContextItemSerializer(serializers.Serializer):
     confidence = serializers.FloatField()
     updated_at = serializers.DateTimeField()
     score = serializers.FloatField()
-    score_parts = serializers.DictField(child=serializers.FloatField())
+    score_parts = serializers.DictField(
+        child=serializers.FloatField(),
+        help_text="relevance (lexical and semantic blended, 0..1 of the best), lexical, semantic, recency,"
+        " confidence, trust: score = 0.55·relevance + 0.15·recency + 0.15·confidence + 0.15·trust",
+    )
+    cosine = serializers.FloatField(allow_null=True, help_text="the query's cosine with the memory; null: no vector")
+    why = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="query_terms, translated_terms, semantic, standing or no_query (docs/retrieval.md)",
+    )
+    matched_terms = serializers.ListField(
+        child=serializers.CharField(), help_text="the query's terms found in it; a translation as word→translation"
+    )
     tokens = serializers.IntegerField()
 
 
@@ -92,8 +115,12 @@ class ContextResponseSerializer(serializers.Serializer):
     token_count = serializers.IntegerField()
     token_budget = serializers.IntegerField()
     top_k = serializers.IntegerField()
+    standing_k = serializers.IntegerField()
     language = serializers.CharField()
     omitted = serializers.IntegerField()
+    ranking = serializers.ChoiceField(
+        choices=["hybrid", "lexical"], help_text="hybrid: the query's embedding took part; lexical: words only"
+    )
 
 
 def context_response(result: ContextResult) -> dict[str, Any]:
@@ -115,7 +142,17 @@ def context_response(result: ContextResult) -> dict[str, Any]:
                 "confidence": item.confidence,
                 "updated_at": item.updated_at,
                 "score": item.score,
-                "score_parts": {"relevance": item.relevance, "recency": item.recency, "trust": item.trust},
+                "score_parts": {
+                    "relevance": item.relevance,
+                    "lexical": item.lexical,
+                    "semantic": item.semantic,
+                    "recency": item.recency,
+                    "confidence": item.confidence,
+                    "trust": item.trust,
+                },
+                "cosine": item.cosine,
+                "why": list(item.why),
+                "matched_terms": list(item.matched),
                 "tokens": item.tokens,
             }
         )
@@ -141,8 +178,10 @@ def context_response(result: ContextResult) -> dict[str, Any]:
             "token_count": result.token_count,
             "token_budget": result.token_budget,
             "top_k": result.top_k,
+            "standing_k": result.standing_k,
             "language": result.language,
             "omitted": result.omitted,
+            "ranking": result.ranking,
         }
     ).data
 
@@ -175,6 +214,7 @@ class MemoryContextApi(APIView):
                 query=values["query"],
                 types=tuple(dict.fromkeys(values["types"])),
                 top_k=values["top_k"],
+                standing_k=values["standing_k"],
                 token_budget=values["token_budget"],
                 instruction=values["instruction"],
                 language=values["language"],

@@ -2,9 +2,15 @@
 
 Steps (DESIGN.md "The read path"): the scope and permission filter decides what the caller may read
 (a cross-scope request ends here, empty, with ``cross_scope_read``); a paused subject gets nothing;
-the visible active memories are ranked; the best are taken in rank order while they fit ``top_k``
-and the token budget (the tags, the rules and any conflict notes included); they are rendered; and
-the read is recorded — usage counters and ``memory_read``/``memory_injected`` in one transaction.
+the visible active memories are ranked (``ranking.py``: lexical and, with an embedder, semantic
+relevance to the query); the memories about the query are taken in rank order while they fit
+``top_k`` and the token budget (the tags, the rules and any conflict notes included), then up to
+``standing_k`` of the subject's standing guidance (preferences and constraints, in their own
+``<user_guidance>`` block) in what budget is left; they are rendered; and the read is recorded —
+usage counters and ``memory_read``/``memory_injected`` in one transaction.
+
+The query is embedded once per read when an embedder is configured. If the embedder fails (an
+endpoint down), the read ranks lexically and says so (``ContextResult.ranking``); it never fails.
 
 Reading happens outside that transaction: SQLite takes its write lock at BEGIN, and decrypting and
 ranking must not hold it.
@@ -12,6 +18,7 @@ ranking must not hold it.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
@@ -19,9 +26,11 @@ from typing import NamedTuple
 from django.utils import timezone
 
 from memories.access import Caller
+from memories.embedding.embedders import EmbedderUnavailable, current_embedder
 from memories.read.conflicts import Conflict, conflict_suggestion, detect_conflicts
-from memories.read.ranking import Ranked, rank_candidates
+from memories.read.ranking import Ranked, Ranking, rank_candidates
 from memories.read.render import (
+    STANDING_BLOCK,
     TYPE_LABELS,
     RenderLine,
     block_for,
@@ -31,12 +40,14 @@ from memories.read.render import (
     rules_cost,
     tag_cost,
 )
-from memories.read.scope import ContextScope, memory_context_candidates, read_grant_for
+from memories.read.scope import ContextScope, memory_context_candidates, open_vectors, read_grant_for
 from memories.read.tokens import total_tokens
 from memories.services.usage import memory_context_usage_record, memory_cross_scope_read_record
 
 DEFAULT_TOP_K = 8
+DEFAULT_STANDING_K = 5
 DEFAULT_TOKEN_BUDGET = 1200
+logger = logging.getLogger("memgov.read")
 
 
 @dataclass(frozen=True)
@@ -48,6 +59,7 @@ class ContextRequest:
     token_budget: int = DEFAULT_TOKEN_BUDGET
     instruction: str = ""
     language: str = "auto"  # auto | en | zh: the language of labels and rules
+    standing_k: int = DEFAULT_STANDING_K  # standing guidance injected besides the top_k relevant memories
 
 
 @dataclass(frozen=True)
@@ -67,6 +79,11 @@ class ContextItem:
     recency: float
     trust: float
     tokens: int
+    lexical: float = 0.0
+    semantic: float = 0.0
+    cosine: float | None = None
+    matched: tuple[str, ...] = ()
+    why: tuple[str, ...] = ()  # reason codes, see ``reasons``
     team: str = ""
     project: str = ""
     session_id: str = ""
@@ -86,10 +103,12 @@ class ContextResult:
     token_budget: int
     top_k: int
     items: tuple[ContextItem, ...] = ()
+    standing_k: int = DEFAULT_STANDING_K
     conflicts: tuple[ContextConflict, ...] = ()
     token_count: int = 0
-    considered: int = 0  # eligible memories that were ranked
-    omitted: int = 0  # eligible but left out by top_k or the budget
+    considered: int = 0  # visible memories that were ranked
+    omitted: int = 0  # relevant or standing, but left out by top_k, standing_k or the budget
+    ranking: str = "lexical"  # hybrid: a query vector took part; lexical: words only
 
 
 class _Picked(NamedTuple):
@@ -98,16 +117,20 @@ class _Picked(NamedTuple):
     tokens: int
 
 
-def _pick(ranked: list[Ranked], *, top_k: int, budget: int, language: str) -> list[_Picked]:
-    """Best first, each memory that still fits the budget (rules and tags included), until top_k are taken."""
+def _pick(ranking: Ranking, *, top_k: int, standing_k: int, budget: int, language: str) -> list[_Picked]:
+    """Best first, each relevant memory that still fits the budget (rules and tags included), until top_k
+    are taken; then the standing guidance, until standing_k more are, in what budget is left."""
     used = rules_cost(language)
     zone = timezone.get_current_timezone()
     opened: set[str] = set()
     picked: list[_Picked] = []
-    for entry in ranked:
-        if len(picked) >= top_k:
-            break
-        block = block_for(entry.candidate)
+    limits = [(entry, top_k) for entry in ranking.relevant]
+    limits += [(entry, standing_k) for entry in ranking.standing]
+    taken = {False: 0, True: 0}
+    for entry, limit in limits:
+        if taken[entry.standing] >= limit:
+            continue
+        block = STANDING_BLOCK if entry.standing else block_for(entry.candidate)
         body, count = priced_line_body(entry.candidate, language=language, zone=zone)
         cost = total_tokens((count,))
         extra = 0 if block in opened else tag_cost(block)
@@ -115,8 +138,25 @@ def _pick(ranked: list[Ranked], *, top_k: int, budget: int, language: str) -> li
             continue
         used += cost + extra
         opened.add(block)
+        taken[entry.standing] += 1
         picked.append(_Picked(entry, RenderLine(block, entry.candidate, body, count), cost))
     return picked
+
+
+def reasons(ranked: Ranked) -> tuple[str, ...]:
+    """Why a memory is in the context, as codes: ``query_terms`` (a query word occurs in it),
+    ``translated_terms`` (a dictionary translation of one does), ``semantic`` (its meaning is close to
+    the query's), ``standing`` (standing guidance, injected whatever the query), ``no_query``."""
+    if ranked.standing:
+        return ("standing",)
+    codes = []
+    if any("→" not in label for label in ranked.matched):
+        codes.append("query_terms")
+    if any("→" in label for label in ranked.matched):
+        codes.append("translated_terms")
+    if ranked.semantic > 0:
+        codes.append("semantic")
+    return tuple(codes) or ("no_query",)
 
 
 def _render_with_conflicts(
@@ -151,6 +191,11 @@ def _item(picked: _Picked, *, ref: str) -> ContextItem:
         recency=round(ranked.recency, 6),
         trust=ranked.trust,
         tokens=picked.tokens,
+        lexical=round(ranked.lexical, 6),
+        semantic=round(ranked.semantic, 6),
+        cosine=None if ranked.cosine is None else round(ranked.cosine, 6),
+        matched=ranked.matched,
+        why=reasons(ranked),
         team=candidate.team,
         project=candidate.project,
         session_id=candidate.session_id,
@@ -166,7 +211,13 @@ def memory_context_build(
     language = request.language
     if language not in ("en", "zh"):
         language = detect_language(request.query, request.instruction)
-    empty = ContextResult(rendered="", language=language, token_budget=request.token_budget, top_k=request.top_k)
+    empty = ContextResult(
+        rendered="",
+        language=language,
+        token_budget=request.token_budget,
+        top_k=request.top_k,
+        standing_k=request.standing_k,
+    )
     agent_version = caller.agent.name if caller.agent is not None else ""
     subject_id = request.scope.user_id
 
@@ -203,9 +254,26 @@ def memory_context_build(
     if decision.grant.subject_paused:
         return record(empty, candidates=0, reason_code="subject_paused")
 
-    candidates = memory_context_candidates(grant=decision.grant, now=now)
-    ranked = rank_candidates(candidates, query=request.query, now=now, team_named=bool(request.scope.team))
-    picked = _pick(ranked, top_k=request.top_k, budget=request.token_budget, language=language)
+    embedder = current_embedder() if request.query.strip() else None
+    candidates = memory_context_candidates(grant=decision.grant, now=now, model=embedder.name if embedder else "")
+    query_vector, vectors = None, None
+    if embedder is not None and any(c.vector is not None for c in candidates):
+        try:
+            query_vector = embedder.embed([request.query], kind="query")[0]
+            vectors = open_vectors(candidates, tenant_id=caller.tenant_id)
+        except EmbedderUnavailable as exc:
+            logger.warning("read ranked lexically: %s", exc)
+    ranking = rank_candidates(
+        candidates,
+        query=request.query,
+        now=now,
+        query_vector=query_vector,
+        vectors=vectors,
+        team_named=bool(request.scope.team),
+    )
+    picked = _pick(
+        ranking, top_k=request.top_k, standing_k=request.standing_k, budget=request.token_budget, language=language
+    )
     picked, conflicts, rendered, refs, tokens = _render_with_conflicts(
         picked, instruction=request.instruction, budget=request.token_budget, language=language
     )
@@ -215,13 +283,15 @@ def memory_context_build(
         language=language,
         token_budget=request.token_budget,
         top_k=request.top_k,
+        standing_k=request.standing_k,
         items=items,
         conflicts=tuple(
             ContextConflict(c, conflict_suggestion(c, language=language, type_labels=TYPE_LABELS[language]))
             for c in conflicts
         ),
         token_count=tokens,
-        considered=len(ranked),
-        omitted=len(ranked) - len(items),
+        considered=len(candidates),
+        omitted=len(ranking.relevant) + len(ranking.standing) - len(items),
+        ranking="hybrid" if ranking.semantic else "lexical",
     )
     return record(result, candidates=len(candidates))

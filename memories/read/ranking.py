@@ -1,22 +1,40 @@
-"""Ranking of visible memories: lexical relevance, recency, confidence and source trust in one formula.
+"""Ranking of visible memories: hybrid relevance (lexical and semantic), then recency, confidence and trust.
 
-    score = 0.55 · relevance + 0.15 · recency + 0.15 · confidence + 0.15 · trust
+    relevance = 0.4 · lexical + 0.6 · semantic          (each 0..1 within the request; see below)
+    score     = 0.55 · relevance + 0.15 · recency + 0.15 · confidence + 0.15 · trust
 
-- relevance = BM25(query, memory) / the best BM25 among this request's candidates (0..1; 0 for all
-  when no query term occurs anywhere). BM25 with k1 = 1.2, b = 0.75 and the always-positive idf
-  ln(1 + (N − df + 0.5) / (df + 0.5)) over the request's candidates; terms from ``segment.py``.
-- recency = 0.5 ^ (days since the memory was last updated / 30): a month-old memory weighs half.
-- confidence = the memory's confidence (0..1) as stored by the write pipeline.
-- trust = ``SOURCE_TRUST[source_type]``: what the person said or confirmed, an admin approved or a task
-  state machine recorded is trusted most; inference less; outside content least.
+- **lexical** = BM25(query, memory) / the best BM25 among this request's candidates. BM25 with k1 = 1.2,
+  b = 0.75 and the always-positive idf ln(1 + (N − df + 0.5) / (df + 0.5)) over the request's
+  candidates; terms from ``segment.py``, plus their dictionary translations (``bilingual.py``: the
+  English words of a Chinese query word, the Chinese words of an English one), each counted at
+  ``translated`` (0.5) of a query word's weight, so a Chinese query counts an English memory's words.
+- **semantic** = how far the memory's cosine similarity to the query (both centered on the
+  candidates' mean vector) stands above the request's mean cosine, as a share of the best one's
+  lead: (cos − mean) / (best − mean), clipped to 0..1.
+  Models place unrelated texts at different cosines (a static model's sit near 0.2, a transformer's
+  near 0.8); measured against the request's own mean, the same weights serve any model. Without an
+  embedder, or for a memory without a vector, it is 0 and the lexical part decides alone.
+- recency = 0.5 ^ (days since the memory was last updated / 30); confidence as stored; trust =
+  ``SOURCE_TRUST[source_type]``.
 
-What is eligible when the query has terms (``needs_relevance``): standing guidance on how to answer
-(preferences, constraints) and whatever belongs to a scope the request named (its project, session,
-task, or the team it named) are always eligible, below the relevant ones; facts (profile, corrections,
-tool result references, temporary context) and organization-wide rules (tenant rules, rules of teams
-the request didn't name) are injected only when a query term occurs in them. A rule that must shape
-every answer belongs in the system prompt, which outranks memory (§9.2), not in memory. Without query
-terms everything visible is eligible. Ties go to the newer memory.
+**The named scope.** A memory of the session, task or project the request names gets ``named_scope``
+(0.5) added to its relevance (``in_named_scope``): asked there, "this task" or "here" mean it.
+
+**About the query, or not.** A memory is injected as relevant only when it belongs to the named scope,
+or is about the query: some query term (or translation) occurs in it, or its cosine stands
+``semantic_floor`` (2.0) standard deviations above the request's mean (less among a handful of
+candidates, see ``semantic_scores``) — and the query's part of its relevance (before the prior) is at
+least ``cutoff`` (0.15) of the best one's. Ranking stops there: a read whose
+query is about one thing gets that thing, not top_k memories. Those are ``relevant``, best score
+first (ties: the newer memory).
+
+**Standing guidance** is what applies to every answer whatever the question: the rules of the scope
+the request named (its project's; its team's, when it names one) and the subject's own preferences
+and constraints (how to answer, what to avoid). The ones not already relevant are ``standing``, in
+their own block: the named scope's rules first, then by the query-independent part of the score
+(trust, confidence, recency) — the same for every query. ``context.py`` takes ``top_k`` relevant memories and
+``standing_k`` standing ones. Without a query (no terms, no vector) everything visible is relevant,
+ranked by the score with relevance 0.
 
 Why not the ``bm25s`` library: it builds a sparse index per corpus (~2 ms for 100 short documents
 measured here) and needs every document segmented (~0.1 ms each with jieba), while a read ranks a
@@ -27,15 +45,19 @@ BM25 (Lucene's idf variant), computed directly.
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import compress
 from operator import itemgetter
 from typing import NamedTuple
 
+import numpy as np
+
 from governance.vocabulary import Level, MemoryType, SourceType
 from memories.read.scope import ContextCandidate
-from memories.read.segment import QueryTerm, query_matcher, query_terms
+from memories.read.segment import LATIN_WORD, QueryTerm, query_matcher, query_terms, stem
 
 
 @dataclass(frozen=True)
@@ -47,6 +69,12 @@ class RankingWeights:
     recency_half_life_days: float = 30.0
     k1: float = 1.2
     b: float = 0.75
+    lexical: float = 0.4  # the lexical share of relevance; the semantic share is the rest
+    translated: float = 0.5  # a dictionary translation's weight, against 1 for a query word
+    cutoff: float = 0.15  # relevant: at least this share of the best relevance
+    semantic_floor: float = 2.0  # a match on meaning alone: this many standard deviations above the mean
+    single_character: float = 0.25  # a one-character Chinese term's weight: it occurs inside many words
+    named_scope: float = 0.5  # added to the relevance of a memory of the session, task or project the request names
 
 
 DEFAULT_WEIGHTS = RankingWeights()
@@ -68,16 +96,29 @@ SOURCE_TRUST: dict[str, float] = {
 UNKNOWN_SOURCE_TRUST = 0.2
 
 STANDING_TYPES = frozenset({MemoryType.USER_PREFERENCE, MemoryType.CONSTRAINT})
-_NAMED_LEVELS = frozenset({Level.PROJECT, Level.SESSION, Level.TASK})
+RULE_TYPES = frozenset({MemoryType.PROJECT_RULE, MemoryType.ORGANIZATION_RULE})
 
 
-def needs_relevance(candidate: ContextCandidate, *, team_named: bool) -> bool:
-    """Whether this memory is injected only when the query is about it (see the module docstring)."""
-    if candidate.type in STANDING_TYPES or candidate.level in _NAMED_LEVELS:
-        return False
-    if candidate.level == Level.USER and candidate.project:  # tagged with the project the request named
-        return False
-    return not (candidate.level == Level.TEAM and team_named)
+def standing_rank(candidate: ContextCandidate, *, team_named: bool) -> int | None:
+    """Where a memory stands among the standing guidance, or None when it isn't any: first the rules of
+    the scope the request named (its project's rules; its team's, when it named one), then the subject's
+    own preferences and constraints (user level, or tagged with the project the request named)."""
+    if candidate.type in RULE_TYPES and (
+        candidate.level == Level.PROJECT or (candidate.level == Level.TEAM and team_named)
+    ):
+        return 0
+    if candidate.type in STANDING_TYPES and candidate.level == Level.USER:
+        return 1
+    return None
+
+
+def in_named_scope(candidate: ContextCandidate) -> bool:
+    """A memory of the session, task or project the request named (the scope filter lets no other
+    session's, task's or project's through): "this task", "here" in a query mean it."""
+    return candidate.level in _NAMED_LEVELS or bool(candidate.project)
+
+
+_NAMED_LEVELS = frozenset({Level.SESSION, Level.TASK, Level.PROJECT})
 
 
 class Ranked(NamedTuple):
@@ -90,10 +131,64 @@ class Ranked(NamedTuple):
     confidence: float
     trust: float
     bm25: float
+    lexical: float = 0.0
+    semantic: float = 0.0
+    cosine: float | None = None  # None: no vector (or no semantic ranking on this read)
+    matched: tuple[str, ...] = ()  # the query's terms (or their translations) found in the memory
+    standing: bool = False  # in the standing-guidance block, not ranked as relevant
 
 
-def bm25_scores(terms: tuple[QueryTerm, ...], texts: list[str], *, k1: float, b: float) -> list[float]:
-    """Okapi BM25 of each text for the query terms, idf computed over these texts."""
+@dataclass(frozen=True)
+class Ranking:
+    relevant: list[Ranked]  # about the query, best first
+    standing: list[Ranked]  # standing guidance not already relevant, query-independent order
+    semantic: bool = False  # a query vector took part
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    """The query's terms with their weights: its own words (1.0) and their translations."""
+
+    terms: tuple[QueryTerm, ...]
+    weights: tuple[float, ...]
+    labels: tuple[str, ...]  # how each term is shown: the word, or "word→translation"
+
+
+_IDENTIFIER = re.compile(r"[a-z0-9]+(?:[-_./][a-z0-9]+)+")
+
+
+def query_plan(query: str, *, weights: RankingWeights = DEFAULT_WEIGHTS, translate: bool = True) -> QueryPlan:
+    from memories.read.bilingual import translations
+
+    own = query_terms(query) if query.strip() else ()
+    terms: dict[QueryTerm, tuple[float, str]] = {
+        term: (weights.single_character if term.cjk and len(term.text) == 1 else 1.0, term.text) for term in own
+    }
+    if translate:
+        # Parts of identifiers (dispatch-docs, ledger_sync) are names, not words to translate.
+        names = {stem(part) for name in _IDENTIFIER.findall(query.lower()) for part in LATIN_WORD.findall(name)}
+        translatable = [t for t in own if not (t.cjk and len(t.text) == 1) and not (not t.cjk and t.text in names)]
+        for origin, term in translations(translatable):
+            if term not in terms:
+                terms[term] = (weights.translated, f"{origin}→{term.text}")
+    return QueryPlan(
+        terms=tuple(terms),
+        weights=tuple(weight for weight, _ in terms.values()),
+        labels=tuple(label for _, label in terms.values()),
+    )
+
+
+def bm25_scores(
+    terms: tuple[QueryTerm, ...],
+    texts: list[str],
+    *,
+    k1: float,
+    b: float,
+    weights: Sequence[float] | None = None,
+    matched: list[list[int]] | None = None,
+) -> list[float]:
+    """Okapi BM25 of each text for the query terms, idf computed over these texts; each term's part
+    times its weight (1 when no weights are given). ``matched``, when given, gets each text's term indexes."""
     count = len(texts)
     if not count or not terms:
         return [0.0] * count
@@ -101,20 +196,60 @@ def bm25_scores(terms: tuple[QueryTerm, ...], texts: list[str], *, k1: float, b:
     average_length = sum(length for _, length in counted) / count or 1.0
     norms = [k1 * (1 - b + b * length / average_length) for _, length in counted]
     scores = [0.0] * count
-    for column in zip(*(frequencies for frequencies, _ in counted), strict=True):  # one term's count per text
+    columns = zip(*(frequencies for frequencies, _ in counted), strict=True)  # one term's count per text
+    for index, column in enumerate(columns):
         df = count - column.count(0)
         if not df:
             continue
-        idf = math.log(1 + (count - df + 0.5) / (df + 0.5))
+        weight = 1.0 if weights is None else weights[index]
+        idf = weight * math.log(1 + (count - df + 0.5) / (df + 0.5))
         for doc in compress(range(count), column):  # the texts the term occurs in
             frequency = column[doc]
             scores[doc] += idf * frequency * (k1 + 1) / (frequency + norms[doc])
+            if matched is not None:
+                matched[doc].append(index)
     return scores
 
 
 def recency_score(updated_at: datetime, *, now: datetime, half_life_days: float) -> float:
     age_days = max(0.0, (now - updated_at).total_seconds() / 86400)
     return 0.5 ** (age_days / half_life_days)
+
+
+def semantic_scores(
+    query_vector: np.ndarray | None, vectors: Sequence[np.ndarray | None], *, floor: float
+) -> tuple[list[float], list[float | None], list[bool]]:
+    """Each memory's semantic part (0..1), its cosine (None without a vector), and whether its cosine
+    stands ``floor`` standard deviations above the request's mean (a match on meaning alone)."""
+    count = len(vectors)
+    present = [i for i, v in enumerate(vectors) if v is not None and query_vector is not None]
+    parts, cosines, strong = [0.0] * count, [None] * count, [False] * count
+    if query_vector is None or len(present) < 2:
+        return parts, cosines, strong
+    matrix = np.vstack([vectors[i] for i in present])
+    if matrix.shape[1] != query_vector.shape[0]:  # vectors of another model's size: ignored
+        return parts, cosines, strong
+    # Centered on the candidates' mean vector: what all of a subject's memories share (their topic,
+    # their language, the model's own bias) says nothing about which one the query is about.
+    center = matrix.mean(axis=0)
+    matrix = matrix - center
+    matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-9)
+    query_vector = query_vector - center
+    query_vector = query_vector / max(float(np.linalg.norm(query_vector)), 1e-9)
+    values = matrix @ query_vector
+    mean, spread, best = float(values.mean()), float(values.std()), float(values.max())
+    lead = best - mean
+    # Among n cosines none stands more than (n − 1)/√n deviations above their mean: with few candidates
+    # the floor is lowered to three quarters of that, so a clear best can still pass.
+    n = len(present)
+    floor = min(floor, 0.75 * (n - 1) / math.sqrt(n))
+    for i, value in zip(present, values.tolist(), strict=True):
+        cosines[i] = value
+        if lead > 0:
+            share = (value - mean) / lead
+            parts[i] = share if share > 0.0 else 0.0
+        strong[i] = spread > 0 and value - mean >= floor * spread
+    return parts, cosines, strong
 
 
 _ORDER = itemgetter(0, 1, 2)
@@ -125,24 +260,51 @@ def rank_candidates(
     *,
     query: str,
     now: datetime,
-    team_named: bool = False,
     weights: RankingWeights = DEFAULT_WEIGHTS,
-) -> list[Ranked]:
-    """The eligible candidates, best first, each with its score and the parts it was made of."""
-    terms = query_terms(query) if query.strip() else ()
-    raw = bm25_scores(terms, [c.content for c in candidates], k1=weights.k1, b=weights.b)
-    best = max(raw, default=0.0)
+    query_vector: np.ndarray | None = None,
+    vectors: Sequence[np.ndarray | None] | None = None,
+    plan: QueryPlan | None = None,
+    team_named: bool = False,
+) -> Ranking:
+    """The relevant candidates best first, and the standing guidance not among them (module docstring)."""
+    plan = plan or query_plan(query, weights=weights)
+    matched: list[list[int]] = [[] for _ in candidates]
+    raw = bm25_scores(
+        plan.terms, [c.content for c in candidates], k1=weights.k1, b=weights.b, weights=plan.weights, matched=matched
+    )
+    best_bm25 = max(raw, default=0.0)
+    semantic, cosines, strong = semantic_scores(
+        query_vector, vectors if vectors is not None else [None] * len(candidates), floor=weights.semantic_floor
+    )
+    has_query = bool(plan.terms) or any(cosine is not None for cosine in cosines)
+    w_lexical = weights.lexical if any(cosine is not None for cosine in cosines) else 1.0
+    # The query's part of relevance decides what is about the query (cutoff against the best of it); the
+    # named scope's prior is added after, for the order.
+    scoped = [in_named_scope(candidate) for candidate in candidates]
+    query_part = [
+        w_lexical * (bm25 / best_bm25 if best_bm25 > 0 else 0.0) + (1.0 - w_lexical) * part
+        for bm25, part in zip(raw, semantic, strict=True)
+    ]
+    best_query = max(query_part, default=0.0)
+    blended = [value + (weights.named_scope if named else 0.0) for value, named in zip(query_part, scoped, strict=True)]
+    best = max(blended, default=0.0)
     half_life = weights.recency_half_life_days
     w_relevance, w_recency = weights.relevance, weights.recency
     w_confidence, w_trust = weights.confidence, weights.trust
     trust_of = SOURCE_TRUST.get
-    keyed: list[tuple[float, timedelta, str, Ranked]] = []
+    relevant: list[tuple[float, timedelta, str, Ranked]] = []
+    standing: list[tuple[float, timedelta, str, Ranked]] = []
+    cutoff = weights.cutoff * best_query
     # The loop runs for every candidate of every read: recency_score() is written out, and the clamps are
     # conditionals (the same values as max()/min(), at a fraction of a builtin call's cost).
-    for candidate, bm25 in zip(candidates, raw, strict=True):
-        if terms and not bm25 and needs_relevance(candidate, team_named=team_named):
+    for index, candidate in enumerate(candidates):
+        bm25, value = raw[index], blended[index]
+        matches = (bm25 > 0 or strong[index]) and best_query > 0 and query_part[index] >= cutoff
+        about = not has_query or scoped[index] or matches
+        rank = None if about else standing_rank(candidate, team_named=team_named)
+        if not about and rank is None:
             continue
-        relevance = bm25 / best if best > 0 else 0.0
+        relevance = value / best if about and best > 0 else 0.0
         age = now - candidate.updated_at
         age_days = age.total_seconds() / 86400
         recency = 0.5 ** ((age_days if age_days > 0.0 else 0.0) / half_life)
@@ -150,7 +312,29 @@ def rank_candidates(
         confidence = confidence if confidence < 1.0 else 1.0
         trust = trust_of(candidate.source_type, UNKNOWN_SOURCE_TRUST)
         score = w_relevance * relevance + w_recency * recency + w_confidence * confidence + w_trust * trust
-        ranked = Ranked(candidate, round(score, 6), relevance, recency, confidence, trust, bm25)
-        keyed.append((-ranked.score, age, candidate.id, ranked))  # best, then newest (youngest), then id
-    keyed.sort(key=_ORDER)
-    return [entry[3] for entry in keyed]
+        ranked = Ranked(
+            candidate,
+            round(score, 6),
+            relevance,
+            recency,
+            confidence,
+            trust,
+            bm25,
+            lexical=bm25 / best_bm25 if best_bm25 > 0 else 0.0,
+            semantic=semantic[index],
+            cosine=cosines[index],
+            matched=tuple(plan.labels[i] for i in matched[index]),
+            standing=not about,
+        )
+        # best, then newest (youngest), then id; standing: the named scope's rules first
+        if about:
+            relevant.append((-ranked.score, age, candidate.id, ranked))
+        else:
+            standing.append((rank - ranked.score, age, candidate.id, ranked))  # type: ignore[operator]
+    relevant.sort(key=_ORDER)
+    standing.sort(key=_ORDER)
+    return Ranking(
+        relevant=[entry[3] for entry in relevant],
+        standing=[entry[3] for entry in standing],
+        semantic=any(cosine is not None for cosine in cosines),
+    )

@@ -11,7 +11,8 @@ block nor open another, nor forge a label or the rules:
 - the line's label — type, scope, source, confidence, date — comes first and is written here, so
   whatever a memory says about itself comes after the genuine label.
 
-Blocks follow §9.2's priority, highest first: task state, session, user, project, organization.
+Blocks follow §9.2's priority, highest first: task state, session, user (the memories about the query,
+then the standing guidance), project, organization.
 """
 
 from __future__ import annotations
@@ -30,7 +31,10 @@ from memories.read.scope import ContextCandidate
 from memories.read.segment import CJK_CHAR, LATIN_WORD
 from memories.read.tokens import TokenCount, estimate_tokens, token_count, total_tokens
 
-BLOCK_ORDER = ("task_state", "session_memory", "user_memory", "project_memory", "org_rules")
+# Standing guidance (the subject's preferences and constraints, injected on every read whatever the
+# query; ranking.py) has a block of its own, beside the user memories the query brought.
+STANDING_BLOCK = "user_guidance"
+BLOCK_ORDER = ("task_state", "session_memory", "user_memory", STANDING_BLOCK, "project_memory", "org_rules")
 LANGUAGES = ("en", "zh")
 
 _ANGLES = str.maketrans({"<": "‹", ">": "›", "＜": "‹", "＞": "›", "﹤": "‹", "﹥": "›"})

@@ -34,6 +34,7 @@ from functools import cache, lru_cache
 from typing import Any, NamedTuple
 from uuid import UUID
 
+import numpy as np
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -41,13 +42,14 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from governance.models import Membership, Project, ProjectMembership, Team, TeamMembership
 from governance.vocabulary import Level, Status
 from memories.access import Caller
-from memories.models import Memory, Subject
+from memories.embedding.vectors import unpack_vector
+from memories.models import Memory, MemoryEmbedding, Subject
 from vault import DecryptionError
 from vault.datakeys import data_key_by_id
 from vault.envelope import associated_data, key_id_of, open_sealed_with
 
 # The newest this many visible rows are ranked; a subject with more sees its most recently updated.
-CANDIDATE_LIMIT = 500
+CANDIDATE_LIMIT = 2000
 
 
 class CrossScope(StrEnum):
@@ -112,6 +114,8 @@ class ContextCandidate(NamedTuple):
     session_id: str
     task_id: str
     updated_at: datetime
+    # The memory's vector for the current embedder, still sealed (``open_vectors``); None without one.
+    vector: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -196,7 +200,10 @@ def read_grant_for(*, caller: Caller, scope: ContextScope, types: tuple[str, ...
 
 # The candidate query selects ContextCandidate's fields, in its order: a row becomes a candidate once its
 # id is in canonical form, its content opened and its date made aware.
-_ID, _CONTENT_AT, _UPDATED_AT = (ContextCandidate._fields.index(name) for name in ("id", "content", "updated_at"))
+_ID, _CONTENT_AT, _UPDATED_AT, _VECTOR_AT = (
+    ContextCandidate._fields.index(name) for name in ("id", "content", "updated_at", "vector")
+)
+_COLUMNS = ContextCandidate._fields[:_VECTOR_AT]  # the memory's own columns; the vector is a subquery
 
 
 @cache
@@ -223,11 +230,14 @@ def _candidate_statement(
     teams: int,
     types: int | None,
     levels: int | None,
+    vectors: bool = False,
 ) -> str:
     """The candidate query for one shape of grant, written out and kept: building it cost more than running it.
 
     It reads as the rules in this module's docstring; ``_candidate_params`` gives the values in the
     order of the placeholders (``types``/``levels``: how many are allowed, None for no restriction).
+    ``vectors``: each row also brings its sealed vector of the named model (a primary-key lookup per
+    row), else NULL.
     """
     c = _column
     own = [f"({c('level')} = %s AND {c('project')} = '')"]
@@ -246,9 +256,18 @@ def _candidate_statement(
     for name, allowed in (("type", types), ("level", levels)):
         if allowed is not None:  # an empty allowance matches nothing
             allowances += f" AND {c(name)} IN ({_marks(allowed)})" if allowed else " AND 1 = 0"
-    select = ", ".join(c(name) for name in ContextCandidate._fields)
-    # Only quoted column names from the model's _meta and %s placeholders are interpolated.
+    # Only quoted column names from the models' _meta and %s placeholders are interpolated.
     table = connection.ops.quote_name(Memory._meta.db_table)
+    select = ", ".join(c(name) for name in _COLUMNS)
+    if vectors:
+        qn = connection.ops.quote_name
+        embedding = qn(MemoryEmbedding._meta.db_table)
+        select += (
+            f", (SELECT e.{qn('vector')} FROM {embedding} e"  # noqa: S608
+            f" WHERE e.{qn('memory_id')} = {table}.{c('id')} AND e.{qn('model')} = %s)"
+        )
+    else:
+        select += ", NULL"
 
     def branch(user_id: str, levels_where: list[str]) -> str:
         return (
@@ -264,22 +283,25 @@ def _candidate_statement(
     return f"{own_rows} UNION ALL {shared_rules} ORDER BY {c('updated_at')} DESC, {c('id')} DESC LIMIT %s"
 
 
-def _candidate_params(grant: ReadGrant, *, now: datetime, limit: int, db: BaseDatabaseWrapper) -> list[object]:
-    """The values of ``_candidate_statement``'s placeholders, in their order."""
+def _candidate_params(
+    grant: ReadGrant, *, now: datetime, limit: int, db: BaseDatabaseWrapper, model: str = ""
+) -> list[object]:
+    """The values of ``_candidate_statement``'s placeholders, in their order (``model``: of the vectors)."""
     user, project, session, task = Level.USER.value, Level.PROJECT.value, Level.SESSION.value, Level.TASK.value
     active, until = Status.ACTIVE.value, db.ops.adapt_datetimefield_value(now)
     allowances: list[object] = []
     for allowed in (grant.types, grant.levels):
         if allowed is not None:
             allowances += sorted(allowed)
-    own: list[object] = [grant.tenant_id, grant.user_id, active, until, user]
+    vector: list[object] = [model] if model else []
+    own: list[object] = [*vector, grant.tenant_id, grant.user_id, active, until, user]
     if grant.project:
         own += [user, project, grant.project]
     if grant.session_id:
         own += [session, grant.session_id]
     if grant.task_id:
         own += [task, grant.task_id]
-    shared: list[object] = [grant.tenant_id, active, until, Level.TENANT.value]
+    shared: list[object] = [*vector, grant.tenant_id, active, until, Level.TENANT.value]
     if grant.project_rules:
         shared += [project, grant.project]
     if grant.teams:
@@ -287,7 +309,9 @@ def _candidate_params(grant: ReadGrant, *, now: datetime, limit: int, db: BaseDa
     return [*own, *allowances, *shared, *allowances, limit]
 
 
-def _candidate_sql(grant: ReadGrant, *, now: datetime, limit: int, db: BaseDatabaseWrapper) -> tuple[str, list[object]]:
+def _candidate_sql(
+    grant: ReadGrant, *, now: datetime, limit: int, db: BaseDatabaseWrapper, model: str = ""
+) -> tuple[str, list[object]]:
     """The candidate query for this grant and its parameters; every value is a bound parameter."""
     sql = _candidate_statement(
         db.vendor,
@@ -298,8 +322,9 @@ def _candidate_sql(grant: ReadGrant, *, now: datetime, limit: int, db: BaseDatab
         teams=len(grant.teams),
         types=None if grant.types is None else len(grant.types),
         levels=None if grant.levels is None else len(grant.levels),
+        vectors=bool(model),
     )
-    return sql, _candidate_params(grant, now=now, limit=limit, db=db)
+    return sql, _candidate_params(grant, now=now, limit=limit, db=db, model=model)
 
 
 _AAD_MODEL = Memory._meta.label_lower
@@ -316,7 +341,12 @@ def _uuid_text(value: object) -> str:
 
 
 def memory_context_rows(
-    *, grant: ReadGrant, now: datetime, limit: int = CANDIDATE_LIMIT, db: BaseDatabaseWrapper | None = None
+    *,
+    grant: ReadGrant,
+    now: datetime,
+    limit: int = CANDIDATE_LIMIT,
+    db: BaseDatabaseWrapper | None = None,
+    model: str = "",
 ) -> list[tuple[Any, ...]]:
     """The candidate statement's rows (``ContextCandidate``'s fields, content still sealed), newest first.
 
@@ -325,14 +355,14 @@ def memory_context_rows(
     that second lock can't hide a leak.
     """
     db = db or connections[DEFAULT_DB_ALIAS]
-    sql, params = _candidate_sql(grant, now=now, limit=limit, db=db)
+    sql, params = _candidate_sql(grant, now=now, limit=limit, db=db, model=model)
     with db.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
 
 
 def memory_context_candidates(
-    *, grant: ReadGrant, now: datetime, limit: int = CANDIDATE_LIMIT
+    *, grant: ReadGrant, now: datetime, limit: int = CANDIDATE_LIMIT, model: str = ""
 ) -> list[ContextCandidate]:
     """The memories this grant may see, newest first, decrypted. Unreadable rows (key destroyed) are skipped.
 
@@ -341,7 +371,7 @@ def memory_context_candidates(
     so a blob moved between rows still fails to open. A subject's rows share one data key, fetched once.
     """
     db = connections[DEFAULT_DB_ALIAS]  # once: each access through the ``connection`` proxy costs microseconds
-    rows = memory_context_rows(grant=grant, now=now, limit=limit, db=db)
+    rows = memory_context_rows(grant=grant, now=now, limit=limit, db=db, model=model)
     # SQLite hands back naive datetimes in the connection's zone (Django's converters would attach it);
     # combine() is replace(tzinfo=zone) at a quarter of the cost.
     zone, combine = db.timezone, datetime.combine
@@ -377,5 +407,38 @@ def memory_context_candidates(
         at = row[_UPDATED_AT]
         if at.tzinfo is None:
             values[_UPDATED_AT] = combine(at.date(), at.time(), zone)
+        if values[_VECTOR_AT] is not None:
+            values[_VECTOR_AT] = bytes(values[_VECTOR_AT])
         candidates.append(ContextCandidate._make(values))
     return candidates
+
+
+_VECTOR_FIELD = MemoryEmbedding._meta.get_field("vector").attname
+_VECTOR_MODEL = MemoryEmbedding._meta.label_lower
+
+
+def open_vectors(candidates: list[ContextCandidate], *, tenant_id: int) -> list[np.ndarray | None]:
+    """Each candidate's vector, opened (None where it has none, or it doesn't open for this row)."""
+    opened: list[np.ndarray | None] = []
+    ciphers: dict[int, AESGCM | None] = {}  # as in memory_context_candidates: one per data key per read
+    for candidate in candidates:
+        blob = candidate.vector
+        cipher = None
+        if blob is not None:
+            try:
+                key_id = key_id_of(blob)
+                if key_id not in ciphers:
+                    key = data_key_by_id(key_id)
+                    ciphers[key_id] = None if key is None else AESGCM(key)
+                cipher = ciphers[key_id]
+            except DecryptionError:
+                cipher = None
+        if blob is None or cipher is None:
+            opened.append(None)
+            continue
+        aad = associated_data(model=_VECTOR_MODEL, tenant_id=tenant_id, record_id=candidate.id, field=_VECTOR_FIELD)
+        try:
+            opened.append(unpack_vector(open_sealed_with(cipher, blob, aad=aad)))
+        except (DecryptionError, ValueError):
+            opened.append(None)
+    return opened

@@ -22,6 +22,7 @@ from governance.vocabulary import Status
 from memories.fingerprints import content_fingerprint
 from memories.models import Memory, MemoryVersion, Subject
 from memories.selectors import first_version
+from memories.services.embeddings import memory_embed_inline, memory_embedding_delete
 
 # Statuses a person or agent may still change; deleted/expired memories are final.
 MUTABLE_STATUSES = frozenset({Status.ACTIVE, Status.PAUSED, Status.PENDING_CONFIRMATION, Status.PENDING_APPROVAL})
@@ -139,6 +140,7 @@ def memory_create(
     )
     memory.content = new.content
     insert_rows([memory])
+    memory_embed_inline(memory=memory, content=new.content, new=True)
     touch_subject(tenant_id=tenant_id, user_id=scope.user_id)
     if audit:
         event = Event.MEMORY_WRITE_APPROVED if new.status == Status.ACTIVE else Event.MEMORY_WRITE_REQUESTED
@@ -189,6 +191,7 @@ def memory_update(
         memory.content = content
         memory.fingerprint = content_fingerprint(tenant_id=memory.tenant_id, content=content)
         fields += ["content", "fingerprint"]
+        memory_embed_inline(memory=memory, content=content)
     if type is not None:
         memory.type = type
         fields.append("type")
@@ -296,7 +299,9 @@ def memory_expire(*, memory: Memory, actor: str, reason_code: str = "") -> Memor
 
 @transaction.atomic
 def memory_delete(*, memory: Memory, actor: str) -> Memory:
-    """Delete at once from every read; content and versions are purged after the grace period."""
+    """Delete at once from every read; its vector at once; content and versions are purged after the
+    grace period."""
+    memory_embedding_delete(memory_id=memory.pk)
     return _set_status(
         memory,
         status=Status.DELETED,

@@ -39,7 +39,7 @@ def contents(response) -> list[str]:
 def test_the_agent_gets_its_subjects_context(world, demo_memories):
     response = post(
         world.agent_client(world.demo_key),
-        {"scope": {"user_id": "alice"}, "query": "How do I deploy with kubernetes?", "top_k": 5},
+        {"scope": {"user_id": "alice", "team": "ai-platform"}, "query": "How do I deploy with kubernetes?", "top_k": 5},
     )
     assert response.status_code == 200
     body = response.json()
@@ -48,7 +48,7 @@ def test_the_agent_gets_its_subjects_context(world, demo_memories):
         "Every deployment needs a rollback plan",
         "Prefers short answers",
     }
-    assert "<user_memory>" in body["rendered"] and "<org_rules>" in body["rendered"]
+    assert "<user_memory>" in body["rendered"]
     assert "Rules for the memory blocks above:" in body["rendered"]
     item = body["items"][0]
     assert set(item) == {
@@ -63,9 +63,25 @@ def test_the_agent_gets_its_subjects_context(world, demo_memories):
         "updated_at",
         "score",
         "score_parts",
+        "cosine",
+        "why",
+        "matched_terms",
         "tokens",
     }
     assert body["token_count"] <= body["token_budget"] == 1200
+    # It explains itself: the memories about the query first, with the words that matched; the standing
+    # guidance (here the subject's preference) in its own block.
+    assert item["content"] == "部署用 kubernetes 和 helm" and item["block"] == "user_memory"
+    assert "query_terms" in item["why"] and "translated_terms" in item["why"]
+    assert "kubernet" in item["matched_terms"] and "deploy→部署" in item["matched_terms"]
+    assert set(item["score_parts"]) == {"relevance", "lexical", "semantic", "recency", "confidence", "trust"}
+    assert item["score_parts"]["relevance"] == 1.0
+    (rule,) = [i for i in body["items"] if i["content"] == "Every deployment needs a rollback plan"]
+    assert rule["why"] == ["query_terms"] and rule["matched_terms"] == ["deploy"] and rule["block"] == "org_rules"
+    standing = [i for i in body["items"] if i["why"] == ["standing"]]
+    assert [i["content"] for i in standing] == ["Prefers short answers"]
+    assert {i["block"] for i in standing} == {"user_guidance"} and "<user_guidance>" in body["rendered"]
+    assert body["ranking"] == "hybrid" and body["standing_k"] == 5
     assert body["conflicts"] == [] and body["language"] == "en"
 
 
@@ -202,3 +218,16 @@ def test_a_revoked_key_is_refused(world, demo_memories):
     agent_key_revoke(client=world.demo_agent, actor="test")
     response = post(world.agent_client(world.demo_key), {"scope": {"user_id": "alice"}})
     assert response.status_code == 401
+
+
+def test_standing_k_bounds_the_standing_guidance(world, demo_memories):
+    client = world.agent_client(world.demo_key)
+    body = {"scope": {"user_id": "alice"}, "query": "kubernetes"}
+    assert "Prefers short answers" in contents(post(client, body))
+    assert contents(post(client, {**body, "standing_k": 0})) == ["部署用 kubernetes 和 helm"]
+
+
+@pytest.mark.parametrize("value", [-1, 21, "many", None])
+def test_a_bad_standing_k_is_a_400_naming_the_field(world, demo_memories, value):
+    response = post(world.agent_client(world.demo_key), {"scope": {"user_id": "alice"}, "standing_k": value})
+    assert response.status_code == 400 and "standing_k" in response.json()["fields"]

@@ -154,6 +154,8 @@ def test_delete_pause_and_the_agents_context(page, login, live_server, world, sc
     page.get_by_role("button", name="Preview").click()
     expect(page.get_by_test_id("context-block")).to_contain_text("用户偏好中文")
     expect(page.get_by_test_id("context-block")).not_to_contain_text("Markdown tables")
+    # Each line says why it is there: the standing preference is sent whatever the question.
+    expect(page.get_by_test_id("why-ranked")).to_contain_text("sent with every question")
     screenshot(page, "preview-en")
 
 

@@ -51,9 +51,11 @@ def test_a_leak_is_counted(tmp_path, monkeypatch):
 
     real = scope.memory_context_candidates
 
-    def leaky(*, grant, now, limit=scope.CANDIDATE_LIMIT):
+    def leaky(*, grant, now, limit=scope.CANDIDATE_LIMIT, model=""):
         other = scope.ReadGrant(tenant_id=grant.tenant_id + 1, user_id=grant.user_id)
-        return real(grant=grant, now=now, limit=limit) + real(grant=other, now=now, limit=limit)
+        return real(grant=grant, now=now, limit=limit, model=model) + real(
+            grant=other, now=now, limit=limit, model=model
+        )
 
     monkeypatch.setattr("memories.read.context.memory_context_candidates", leaky)
     path = tmp_path / "leak.jsonl"
@@ -79,8 +81,8 @@ def test_a_leak_is_counted(tmp_path, monkeypatch):
 def test_a_stale_memory_is_counted(tmp_path, monkeypatch):
     from memories.read import scope
 
-    def everything(*, grant, now, limit=scope.CANDIDATE_LIMIT):
-        return scope.memory_context_candidates(grant=grant, now=now.replace(year=2000), limit=limit)
+    def everything(*, grant, now, limit=scope.CANDIDATE_LIMIT, model=""):
+        return scope.memory_context_candidates(grant=grant, now=now.replace(year=2000), limit=limit, model=model)
 
     monkeypatch.setattr("memories.read.context.memory_context_candidates", everything)
     path = tmp_path / "stale.jsonl"

@@ -42,7 +42,7 @@ from memories.lifecycle.base import JobResult
 from memories.models import Memory, MergeProposal
 from memories.services.records import NewMemory, memory_create
 
-PERIODIC = {"expire", "invalidate", "unused", "purge", "consolidate"}
+PERIODIC = {"expire", "invalidate", "unused", "purge", "consolidate", "reembed"}
 
 
 def test_the_beat_schedules_every_periodic_job_as_a_registered_task():
@@ -325,3 +325,35 @@ def test_a_real_worker_runs_the_jobs_through_the_broker_each_effect_once(world, 
     assert proposal.user_id == "bob"
     assert proposal.memory.content == "Prefers Markdown tables when comparing options."
     assert verify_chain(tenant_id=world.demo.pk).ok
+
+
+@pytest.mark.celery_worker
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_re_embeds_the_memories_a_model_change_left_behind(world, tmp_path):
+    from django.test import override_settings
+
+    from memories.embedding.embedders import BuiltinEmbedder
+    from memories.models import MemoryEmbedding
+
+    with override_settings(MEMGOV_EMBEDDER="none"):  # written before the model was configured
+        for text in ("Prefers tables", "部署用 kubernetes", "Lives in Berlin"):
+            memory_create(
+                tenant_id=world.demo.pk,
+                new=NewMemory(
+                    scope=Scope(Level.USER, user_id="alice"),
+                    type="user_profile",
+                    content=text,
+                    source_type="explicit_user_request",
+                ),
+                actor="test",
+            )
+    assert not MemoryEmbedding.objects.exists()
+    queue = f"memgov-test-{uuid.uuid4().hex[:12]}"
+    log = tmp_path / "worker.log"
+    options = embedded_broker_options(tmp_path)
+    # The worker runs with the default embedder (the built-in model): it embeds what has no vector of it.
+    with _worker(broker_url=None, queue=queue, var_dir=tmp_path, log=log, metrics_port=_free_port()):
+        _send("memgov.lifecycle.reembed", broker_url=EMBEDDED_BROKER_URL, transport_options=options, queue=queue)
+        _wait_for(lambda: "succeeded in" in log.read_text(), timeout=120, what="the reembed task", log=log)
+    assert MemoryEmbedding.objects.filter(tenant=world.demo).count() == 3
+    assert set(MemoryEmbedding.objects.values_list("model", flat=True)) == {BuiltinEmbedder().name}

@@ -35,12 +35,16 @@ def events(world, kind: str) -> list[AuditEvent]:
 
 
 def test_it_injects_the_best_within_top_k(world, make_memory):
-    for text in ("deploys with kubernetes", "likes tables", "prefers short answers"):
+    for text in ("deploys with kubernetes", "kubernetes at home, kubernetes at work", "likes kubernetes charts"):
         make_memory(world.demo, text, user_id="alice")
-    result = build(world, query="kubernetes", top_k=2)
-    assert result.items[0].content == "deploys with kubernetes"
-    assert len(result.items) == 2 and result.omitted == 1
+    make_memory(world.demo, "prefers short answers", user_id="alice")
+    result = build(world, query="kubernetes", top_k=2, standing_k=0)
+    assert len(result.items) == 2 and result.omitted == 2  # one more about kubernetes, and the standing one
     assert result.rendered.startswith("<user_memory>\n- [m1 | user preference")
+    assert "prefers short answers" not in result.rendered
+    with_standing = build(world, query="kubernetes", top_k=2, standing_k=1)
+    assert with_standing.items[-1].content == "prefers short answers" and with_standing.items[-1].why == ("standing",)
+    assert "<user_guidance>\n- [m3 | user preference" in with_standing.rendered
 
 
 def test_the_token_budget_is_never_exceeded(world, make_memory):
@@ -67,8 +71,8 @@ def test_usage_is_counted_for_injected_memories_only(world, make_memory):
         used = make_memory(world.demo, "deploys with kubernetes", user_id="alice")
         unused = make_memory(world.demo, "likes tables", user_id="alice")
     with time_machine.travel(NOW + timedelta(days=1), tick=False):
-        build(world, query="kubernetes", top_k=1)
-        build(world, query="kubernetes", top_k=1)
+        build(world, query="kubernetes", top_k=1, standing_k=0)
+        build(world, query="kubernetes", top_k=1, standing_k=0)
     used.refresh_from_db()
     unused.refresh_from_db()
     assert used.use_count == 2 and used.last_used_at == NOW + timedelta(days=1)

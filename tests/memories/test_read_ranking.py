@@ -5,15 +5,18 @@ from __future__ import annotations
 import math
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
 import pytest
 
 from memories.read.ranking import (
     DEFAULT_WEIGHTS,
     SOURCE_TRUST,
     bm25_scores,
-    needs_relevance,
+    query_plan,
     rank_candidates,
     recency_score,
+    semantic_scores,
+    standing_rank,
 )
 from memories.read.scope import ContextCandidate
 from memories.read.segment import QueryTerm, query_terms, stem
@@ -41,8 +44,13 @@ def candidate(content: str, **fields) -> ContextCandidate:
     return ContextCandidate(**values)
 
 
-def ids(ranked) -> list[str]:
-    return [r.candidate.id for r in ranked]
+def ids(ranking) -> list[str]:
+    """The relevant part's ids, best first."""
+    return [r.candidate.id for r in ranking.relevant]
+
+
+def standing_ids(ranking) -> list[str]:
+    return [r.candidate.id for r in ranking.standing]
 
 
 def test_english_terms_are_stemmed_and_stopwords_dropped():
@@ -95,7 +103,7 @@ def test_a_chinese_query_finds_a_chinese_memory_by_its_words():
         query="部署步骤是什么",
         now=NOW,
     )
-    assert ids(ranked) == ["deploy"]  # the other is a fact that doesn't match: not injected
+    assert ids(ranked) == ["deploy"] and standing_ids(ranked) == []  # a fact that doesn't match: not injected
 
 
 def test_the_score_is_the_documented_weighted_sum():
@@ -105,7 +113,7 @@ def test_the_score_is_the_documented_weighted_sum():
         source_type="agent_inference",
         updated_at=NOW - timedelta(days=30),
     )
-    (ranked,) = rank_candidates([memory], query="kubernetes", now=NOW)
+    (ranked,) = rank_candidates([memory], query="kubernetes", now=NOW).relevant
     assert ranked.relevance == 1.0 and ranked.recency == pytest.approx(0.5)
     assert ranked.score == pytest.approx(0.55 * 1.0 + 0.15 * 0.5 + 0.15 * 0.8 + 0.15 * 0.5, abs=1e-6)
     assert DEFAULT_WEIGHTS.relevance + DEFAULT_WEIGHTS.recency + DEFAULT_WEIGHTS.confidence + DEFAULT_WEIGHTS.trust == 1
@@ -142,7 +150,7 @@ def test_relevance_outweighs_recency_and_confidence():
         query="kubernetes",
         now=NOW,
     )
-    assert ids(ranked) == ["old-relevant", "new-irrelevant"]
+    assert ids(ranked) == ["old-relevant"] and standing_ids(ranked) == ["new-irrelevant"]
 
 
 def test_without_a_query_newer_and_surer_memories_come_first():
@@ -167,7 +175,7 @@ def test_ties_go_to_the_newer_memory():
     assert ids(ranked) == ["newer", "older"]
 
 
-def test_facts_and_organization_rules_need_the_query_to_be_about_them():
+def test_only_what_the_query_is_about_is_relevant_and_standing_guidance_is_apart():
     memories = [
         candidate("prefers short answers", id="pref"),
         candidate("never deploy on fridays", id="constraint", type="constraint"),
@@ -179,21 +187,106 @@ def test_facts_and_organization_rules_need_the_query_to_be_about_them():
         candidate("push to origin/main", id="project-rule", level="project", project="docs", type="project_rule"),
         candidate("comparing caches", id="session", level="session", session_id="s1", type="temporary_context"),
         candidate("step 2 of 4", id="task", level="task", task_id="t1", type="task_state"),
+        candidate("runs kubernetes at home", id="about", type="user_profile"),
     ]
-    ranked = rank_candidates(memories, query="kubernetes", now=NOW)
-    assert set(ids(ranked)) == {"pref", "constraint", "project-rule", "session", "task"}
-    assert set(ids(rank_candidates(memories, query="kubernetes", now=NOW, team_named=True))) == {
-        "pref",
-        "constraint",
-        "project-rule",
-        "session",
-        "task",
-        "team-rule",
-    }
-    assert "tenant-rule" in ids(rank_candidates(memories, query="security ticket", now=NOW))
-    assert len(rank_candidates(memories, query="", now=NOW)) == len(memories)
+    ranking = rank_candidates(memories, query="kubernetes", now=NOW)
+    # What matches first; then what belongs to the session, task and project the request named (the scope
+    # filter lets no other through), which a query asked there is most often about.
+    assert ids(ranking)[0] == "about" and set(ids(ranking)[1:]) == {"project-rule", "session", "task"}
+    assert set(standing_ids(ranking)) == {"pref", "constraint"}
+    named = rank_candidates(memories, query="kubernetes", now=NOW, team_named=True)
+    assert standing_ids(named)[0] == "team-rule"  # the named team's rule first, then the subject's own
+    assert set(standing_ids(named)) == {"team-rule", "pref", "constraint"}
+    unnamed = [m for m in memories if m.level in ("user", "tenant", "team")]
+    assert ids(rank_candidates(unnamed, query="security ticket", now=NOW)) == ["tenant-rule"]
+    assert ids(rank_candidates(unnamed, query="kubernetes", now=NOW)) == ["about"]
+    # A standing memory the query is about is ranked as relevant, not repeated as standing.
+    about_pref = rank_candidates(unnamed, query="short answers", now=NOW)
+    assert ids(about_pref)[0] == "pref" and "pref" not in standing_ids(about_pref)
+    assert len(rank_candidates(memories, query="", now=NOW).relevant) == len(memories)
 
 
-def test_needs_relevance_for_a_project_tagged_user_memory():
-    assert not needs_relevance(candidate("x", type="user_profile", project="docs"), team_named=False)
-    assert needs_relevance(candidate("x", type="user_profile"), team_named=False)
+def test_standing_guidance_is_the_same_whatever_the_query():
+    memories = [candidate(f"preference {n}", id=f"p{n}", confidence=0.5 + n / 10) for n in range(5)]
+    first = standing_ids(rank_candidates(memories, query="kubernetes", now=NOW))
+    assert first == standing_ids(rank_candidates(memories, query="postgres", now=NOW))
+    assert first == ["p4", "p3", "p2", "p1", "p0"]  # by the query-independent part of the score
+
+
+def test_standing_is_the_subjects_preferences_and_the_named_scopes_rules():
+    assert standing_rank(candidate("x", type="constraint"), team_named=False) == 1
+    assert standing_rank(candidate("x", type="user_profile"), team_named=False) is None
+    rule = candidate("x", level="team", team="t", type="organization_rule")
+    assert standing_rank(rule, team_named=False) is None and standing_rank(rule, team_named=True) == 0
+    assert standing_rank(candidate("x", level="tenant", type="organization_rule"), team_named=True) is None
+
+
+def test_a_weak_match_far_below_the_best_is_not_relevant():
+    memories = [
+        candidate("deploys dispatch-docs with kubernetes and helm", id="best", type="user_profile"),
+        candidate("the dispatch office is in Berlin", id="weak", type="user_profile"),
+    ]
+    weak_alone = rank_candidates(memories[1:], query="deploy dispatch-docs with kubernetes helm", now=NOW)
+    assert ids(weak_alone) == ["weak"]
+    assert ids(rank_candidates(memories, query="deploy dispatch-docs with kubernetes helm", now=NOW)) == ["best"]
+
+
+def test_a_chinese_query_finds_an_english_memory_through_the_dictionary():
+    memories = [
+        candidate("Our database is PostgreSQL 16", id="db", type="user_profile"),
+        candidate("Lives in Berlin", id="city", type="user_profile"),
+    ]
+    ranking = rank_candidates(memories, query="用的什么数据库？", now=NOW)
+    assert ids(ranking) == ["db"]
+    assert ranking.relevant[0].matched == ("数据库→databas",)
+    # And the reverse: an English query, a Chinese memory.
+    chinese = [candidate("数据库用 PostgreSQL", id="db", type="user_profile"), candidate("住在柏林", id="city")]
+    assert ids(rank_candidates(chinese, query="Which database?", now=NOW)) == ["db"]
+
+
+def test_translations_weigh_less_than_the_query_words():
+    plan = query_plan("数据库 database")
+    weights = dict(zip([t.text for t in plan.terms], plan.weights, strict=True))
+    assert weights["数据库"] == 1.0 and weights["databas"] == 1.0  # a translation already in the query stays 1
+    plan = query_plan("数据库")
+    assert dict(zip([t.text for t in plan.terms], plan.weights, strict=True))["databas"] == DEFAULT_WEIGHTS.translated
+    assert query_plan("数据库", translate=False).terms == query_terms("数据库")
+
+
+def test_a_single_chinese_character_weighs_little():
+    plan = query_plan("用 数据库")
+    weights = dict(zip([t.text for t in plan.terms], plan.weights, strict=True))
+    assert weights["用"] == DEFAULT_WEIGHTS.single_character < weights["数据库"]
+
+
+def _unit(*values: float) -> np.ndarray:
+    vector = np.array(values, dtype=np.float32)
+    return vector / np.linalg.norm(vector)
+
+
+def test_semantic_scores_measure_the_lead_over_the_requests_mean():
+    query = _unit(1, 0, 0)
+    vectors = [_unit(1, 0.1, 0), _unit(0, 1, 0), _unit(0, 0, 1), _unit(0, 1, 1), None]
+    parts, cosines, strong = semantic_scores(query, vectors, floor=1.5)
+    assert parts[0] == 1.0 and parts[1] == parts[2] == 0.0 and parts[4] == 0.0
+    # Cosines of the vectors centered on the candidates' mean: what they all share says nothing.
+    center = np.mean(vectors[:4], axis=0)
+    centered = [(v - center) / np.linalg.norm(v - center) for v in vectors[:4]]
+    expected = (query - center) / np.linalg.norm(query - center)
+    assert cosines[4] is None and cosines[:4] == pytest.approx([float(v @ expected) for v in centered], abs=1e-6)
+    assert strong == [True, False, False, False, False]
+    # Without a query vector, or with vectors of another size, nothing semantic happens.
+    assert semantic_scores(None, vectors, floor=1.5)[1] == [None] * 5
+    assert semantic_scores(_unit(1, 0), vectors, floor=1.5)[1] == [None] * 5
+
+
+def test_a_memory_close_in_meaning_is_relevant_without_a_shared_word():
+    memories = [candidate(f"unrelated fact {n}", id=f"u{n}", type="user_profile") for n in range(6)]
+    memories.append(candidate("Likes comparison tables", id="tables", type="user_profile"))
+    query = _unit(1, 0, 0)
+    vectors = [_unit(0.1, 1, n / 5) for n in range(6)] + [_unit(1, 0.05, 0)]
+    ranking = rank_candidates(memories, query="how should results look", now=NOW, query_vector=query, vectors=vectors)
+    assert ids(ranking) == ["tables"] and ranking.semantic
+    assert ranking.relevant[0].semantic == 1.0 and ranking.relevant[0].lexical == 0.0
+    lexical = rank_candidates(memories, query="how should results look", now=NOW)
+    assert ids(lexical) == [] and not lexical.semantic

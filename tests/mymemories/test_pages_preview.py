@@ -39,3 +39,16 @@ def test_the_query_travels_in_the_body_and_is_validated(world):
     alice = _login(world.alice)
     assert alice.get("/preview/?query=secret").content.decode().count("secret") == 0
     assert 'aria-invalid="true"' in alice.post("/preview/", {"query": ""}).content.decode()
+
+
+def test_it_says_why_each_memory_is_there(world, make_memory):
+    make_memory(world.demo, "Deploys dispatch-docs with kubernetes", user_id="alice", type="user_profile")
+    make_memory(world.demo, "Prefers short answers", user_id="alice")
+    make_memory(world.demo, "Bob deploys with kubernetes too", user_id="bob", type="user_profile")
+    page = _login(world.alice).post("/preview/", {"query": "kubernetes deploy"}).content.decode()
+    table = page[page.index('data-testid="why-ranked"') :]
+    table = table[: table.index("</table>")]
+    assert "shares words with the question" in table and "(kubernet, deploy)" in table
+    assert "standing preference or rule, sent with every question" in table
+    assert table.count('<tr><th scope="row">') == 2  # m1, m2: mine only, never bob's
+    assert "Bob" not in page

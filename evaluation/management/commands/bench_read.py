@@ -30,6 +30,7 @@ from evaluation.read_bench import (
 )
 from evaluation.read_bench_parts import read_parts
 from memories.access import Caller
+from memories.embedding.embedders import current_embedder
 from memories.read.context import ContextRequest, memory_context_build
 from memories.read.scope import ContextScope
 
@@ -169,6 +170,7 @@ class Command(BaseCommand):
                         "top_k": options["top_k"],
                         "token_budget": options["token_budget"],
                         "python_speed_us": round(python_speed(), 2),
+                        "embedder": getattr(current_embedder(), "name", "none"),
                         "stages": rows,
                         "parts": parts,
                     }
@@ -178,7 +180,8 @@ class Command(BaseCommand):
     def _print_table(self, rows: list[dict[str, Any]], *, subject: str, per_user: int, langgraph: bool) -> None:
         self.stdout.write(
             f"read path on {connection.vendor}: memory_context_build for {subject} (~{per_user} memories),"
-            f" milliseconds; this machine runs sum(range(1000)) in {python_speed():.1f} µs"
+            f" milliseconds; embedder {getattr(current_embedder(), 'name', 'none')};"
+            f" this machine runs sum(range(1000)) in {python_speed():.1f} µs"
         )
         header = "| rows | memgov p50 | memgov p99 | memgov CPU p50 | CPU p99 |"
         rule = "| ---: | ---: | ---: | ---: | ---: |"
