@@ -181,6 +181,10 @@ MEMGOV_MAX_CONTENT_CHARS = envint("MEMGOV_MAX_CONTENT_CHARS", 2000)
 # which then checkpoints inside commits). See dbkit/sqlite_checkpoint.py.
 MEMGOV_SQLITE_CHECKPOINT_SECONDS = envint("MEMGOV_SQLITE_CHECKPOINT_SECONDS", 1)
 MEMGOV_AUDIT_SIGNING_KEY = envsecret("MEMGOV_AUDIT_SIGNING_KEY")
+# Signed chain-head checkpoints go outside the database (audit/checkpoints.py): a directory by default,
+# or a sink class of your own (object storage, syslog) named by its dotted path.
+MEMGOV_AUDIT_CHECKPOINT_DIR = Path(envstr("MEMGOV_AUDIT_CHECKPOINT_DIR", str(VAR_DIR / "audit-checkpoints")))
+MEMGOV_AUDIT_CHECKPOINT_SINK = envstr("MEMGOV_AUDIT_CHECKPOINT_SINK", "")
 # Who may scrape /metrics: a bearer token; unset, only direct connections from this machine.
 MEMGOV_METRICS_TOKEN = envsecret("MEMGOV_METRICS_TOKEN")
 

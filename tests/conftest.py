@@ -129,6 +129,12 @@ def make_memory() -> Callable[..., Memory]:
 
 
 @pytest.fixture(autouse=True)
+def _audit_checkpoints_in_tmp(settings: object, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Each test writes its audit checkpoints to a folder of its own, never into var/."""
+    settings.MEMGOV_AUDIT_CHECKPOINT_DIR = tmp_path_factory.mktemp("checkpoints")  # type: ignore[attr-defined]
+
+
+@pytest.fixture(autouse=True)
 def _forget_cached_data_keys() -> None:
     """Each test's database starts empty; keys cached by an earlier test must not leak into it."""
     from vault.datakeys import forget_cached_keys
