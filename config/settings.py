@@ -105,6 +105,10 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         server_side_binding=True, prepare_threshold=None if _prepare_threshold < 0 else _prepare_threshold
     )
 
+# The login role the service runs as on PostgreSQL (audit/pg_roles.py): migrate (as the owner) grants it
+# its rights. Unset: no grants are managed (a single-role installation, or SQLite).
+MEMGOV_PG_SERVICE_ROLE = envstr("MEMGOV_PG_SERVICE_ROLE", "")
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [

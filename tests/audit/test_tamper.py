@@ -12,12 +12,12 @@ from django.db import connection
 
 from audit.chain import GENESIS, event_hash, row_fields
 from audit.checkpoints import CheckpointMismatch, audit_checkpoint_write, checkpoint_sink
-from audit.db import triggers_disabled
 from audit.events import Event
 from audit.export import ChainDoesNotMatchCheckpoint, ExportFormat, audit_export_start
 from audit.models import AuditChainHead, AuditEvent
 from audit.services import audit_record
 from audit.verify import verify_chain
+from tests.audit.conftest import tampering
 
 
 def _append(tenant, n: int) -> None:
@@ -40,7 +40,7 @@ def _verify_output(tenant, capsys) -> str:
 
 def _rewrite_from(tenant, seq: int) -> None:
     """Edit event #seq and recompute its hash and every later one, and the head: a consistent forgery."""
-    with triggers_disabled(connection):
+    with tampering():
         prev = AuditEvent.objects.get(tenant=tenant, seq=seq - 1).hash if seq > 1 else GENESIS
         for row in AuditEvent.objects.filter(tenant=tenant, seq__gte=seq).order_by("seq"):
             if row.seq == seq:
@@ -51,9 +51,10 @@ def _rewrite_from(tenant, seq: int) -> None:
         AuditChainHead.objects.filter(tenant=tenant).update(head_hash=prev)
 
 
+@pytest.mark.django_db(transaction=True)
 def test_cutting_the_tail_and_moving_the_head_back_is_caught(world, capsys):
     checkpointed = _checkpointed(world.demo)
-    with triggers_disabled(connection):
+    with tampering():
         AuditEvent.objects.filter(tenant=world.demo, seq__gt=checkpointed - 2).delete()
         last = AuditEvent.objects.filter(tenant=world.demo).order_by("-seq").first()
         AuditChainHead.objects.filter(tenant=world.demo).update(seq=last.seq, head_hash=last.hash)
@@ -62,15 +63,17 @@ def test_cutting_the_tail_and_moving_the_head_back_is_caught(world, capsys):
     assert f"truncated after #{checkpointed - 2}" in _verify_output(world.demo, capsys)
 
 
+@pytest.mark.django_db(transaction=True)
 def test_deleting_the_head_row_is_caught(world, capsys):
     _checkpointed(world.demo)
-    with triggers_disabled(connection):
+    with tampering():
         AuditChainHead.objects.filter(tenant=world.demo).delete()
     report = verify_chain(tenant_id=world.demo.pk)
     assert not report.ok and report.problem.startswith("head missing")
     assert "head missing" in _verify_output(world.demo, capsys)
 
 
+@pytest.mark.django_db(transaction=True)
 def test_a_rewritten_and_rehashed_chain_is_caught(world, capsys):
     checkpointed = _checkpointed(world.demo)
     _rewrite_from(world.demo, 3)
@@ -80,9 +83,10 @@ def test_a_rewritten_and_rehashed_chain_is_caught(world, capsys):
     assert "rewritten" in _verify_output(world.demo, capsys)
 
 
+@pytest.mark.django_db(transaction=True)
 def test_truncating_both_tables_is_caught(world, capsys):
     checkpointed = _checkpointed(world.demo)
-    with triggers_disabled(connection), connection.cursor() as cursor:
+    with tampering(), connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # the test's own transaction has deferred FK checks
             cursor.execute("TRUNCATE audit_auditevent, audit_auditchainhead")
@@ -95,6 +99,7 @@ def test_truncating_both_tables_is_caught(world, capsys):
     assert "truncated" in _verify_output(world.demo, capsys)
 
 
+@pytest.mark.django_db(transaction=True)
 def test_a_rewritten_chain_cannot_produce_an_export(world):
     _checkpointed(world.demo)
     _rewrite_from(world.demo, 2)
@@ -102,6 +107,7 @@ def test_a_rewritten_chain_cannot_produce_an_export(world):
         audit_export_start(tenant=world.demo, fmt=ExportFormat.JSONL, start=None, end=None, actor="user:dave")
 
 
+@pytest.mark.django_db(transaction=True)
 def test_the_export_api_refuses_a_rewritten_chain_with_json(world):
     _checkpointed(world.demo)
     _rewrite_from(world.demo, 2)
@@ -109,6 +115,7 @@ def test_the_export_api_refuses_a_rewritten_chain_with_json(world):
     assert response.status_code == 409 and response.json()["error"] == "audit_chain_tampered"
 
 
+@pytest.mark.django_db(transaction=True)
 def test_a_new_checkpoint_refuses_to_launder_a_rewrite(world):
     _checkpointed(world.demo)
     _rewrite_from(world.demo, 2)
