@@ -79,31 +79,60 @@ TEMPLATES = [
 
 # --- Database -------------------------------------------------------------------------------
 _default_sqlite = f"sqlite:///{VAR_DIR / 'memgov.sqlite3'}"
-DATABASES = {"default": dj_database_url.parse(envstr("DATABASE_URL", _default_sqlite), conn_max_age=60)}
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"]["ENGINE"] = "dbkit.sqlite3"  # Django's, with placeholders converted once per statement
-    DATABASES["default"]["OPTIONS"] = {
-        # IMMEDIATE: a writer takes the lock at BEGIN, so two writers queue on busy_timeout instead
-        # of one failing with "database is locked" when it upgrades a read lock mid-transaction.
-        "transaction_mode": "IMMEDIATE",
-        "timeout": 20,
-        "init_command": (
-            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA busy_timeout=20000;"
-            # A 64 MiB page cache and memory-mapped reads: inserts touch random leaves of the
-            # fingerprint and audit indexes, and with SQLite's 8 MiB default each miss was a read().
-            " PRAGMA cache_size=-65536; PRAGMA mmap_size=268435456;"
-        ),
-    }
-elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Bind parameters on the server, and prepare a statement once a connection has run it this many
-    # times: a context read runs the same handful of statements on every request, and quoting them
-    # client-side and having the server parse and plan each one again cost ~2-3 ms of a ~14 ms read.
-    # Behind a pooler in transaction mode that can't keep prepared statements (PgBouncer < 1.21), set
-    # MEMGOV_PG_PREPARE_THRESHOLD=-1 (parameters stay server-bound, nothing is prepared).
-    _prepare_threshold = envint("MEMGOV_PG_PREPARE_THRESHOLD", 5)
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        server_side_binding=True, prepare_threshold=None if _prepare_threshold < 0 else _prepare_threshold
-    )
+_SQLITE_OPTIONS = {
+    # IMMEDIATE: a writer takes the lock at BEGIN, so two writers queue on busy_timeout instead
+    # of one failing with "database is locked" when it upgrades a read lock mid-transaction.
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": (
+        "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA busy_timeout=20000;"
+        # A 64 MiB page cache and memory-mapped reads: inserts touch random leaves of the
+        # fingerprint and audit indexes, and with SQLite's 8 MiB default each miss was a read().
+        " PRAGMA cache_size=-65536; PRAGMA mmap_size=268435456;"
+        # Freed pages are zeroed: a deleted key or ciphertext does not linger in the file's free pages.
+        " PRAGMA secure_delete=ON;"
+    ),
+}
+# MEMGOV_PG_PREPARE_THRESHOLD: bind parameters on the server, and prepare a statement once a connection
+# has run it this many times: a context read runs the same handful of statements on every request, and
+# quoting them client-side and having the server parse and plan each one again cost ~2-3 ms of a ~14 ms
+# read. Behind a pooler in transaction mode that can't keep prepared statements (PgBouncer < 1.21), set
+# it to -1 (parameters stay server-bound, nothing is prepared).
+_prepare_threshold = envint("MEMGOV_PG_PREPARE_THRESHOLD", 5)
+
+
+def _database(url: str) -> dict:
+    config = dj_database_url.parse(url, conn_max_age=60)
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        config["ENGINE"] = "dbkit.sqlite3"  # Django's, with placeholders converted once per statement
+        config["OPTIONS"] = dict(_SQLITE_OPTIONS)
+    elif config["ENGINE"] == "django.db.backends.postgresql":
+        config.setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=None if _prepare_threshold < 0 else _prepare_threshold
+        )
+    return config
+
+
+def _keys_url_beside(content_url: str) -> str:
+    """The key store's default: a second SQLite file beside the content one, or a second PostgreSQL
+    database on the same server named ``<name>_keys``."""
+    config = dj_database_url.parse(content_url)
+    base, _, query = content_url.partition("?")
+    name = str(config["NAME"])
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        stem, dot, suffix = name.rpartition(".")
+        keys_name = f"{stem}-keys.{suffix}" if dot else f"{name}-keys"
+    else:
+        keys_name = f"{name}_keys"
+    head = base[: len(base) - len(name)] if base.endswith(name) else base.rstrip("/") + "/"
+    return head + keys_name + (f"?{query}" if query else "")
+
+
+_content_url = envstr("DATABASE_URL", _default_sqlite)
+# The data keys live in a database of their own (vault/router.py): a backup of the content holds none.
+MEMGOV_KEYS_DATABASE_URL = envstr("MEMGOV_KEYS_DATABASE_URL", "") or _keys_url_beside(_content_url)
+DATABASES = {"default": _database(_content_url), "keys": _database(MEMGOV_KEYS_DATABASE_URL)}
+DATABASE_ROUTERS = ["vault.router.KeyStoreRouter"]
 
 # The login role the service runs as on PostgreSQL (audit/pg_roles.py): migrate (as the owner) grants it
 # its rights. Unset: no grants are managed (a single-role installation, or SQLite).
@@ -189,6 +218,8 @@ MEMGOV_AUDIT_SIGNING_KEY = envsecret("MEMGOV_AUDIT_SIGNING_KEY")
 # or a sink class of your own (object storage, syslog) named by its dotted path.
 MEMGOV_AUDIT_CHECKPOINT_DIR = Path(envstr("MEMGOV_AUDIT_CHECKPOINT_DIR", str(VAR_DIR / "audit-checkpoints")))
 MEMGOV_AUDIT_CHECKPOINT_SINK = envstr("MEMGOV_AUDIT_CHECKPOINT_SINK", "")
+# Erased subjects, kept outside both databases so a restore can be followed by apply_erasures (vault/erasure.py).
+MEMGOV_ERASURE_TOMBSTONE_DIR = Path(envstr("MEMGOV_ERASURE_TOMBSTONE_DIR", str(VAR_DIR / "erasure-tombstones")))
 # Who may scrape /metrics: a bearer token; unset, only direct connections from this machine.
 MEMGOV_METRICS_TOKEN = envsecret("MEMGOV_METRICS_TOKEN")
 

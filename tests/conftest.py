@@ -58,6 +58,29 @@ def _tables(connection: object) -> list[str]:
     return connection.introspection.table_names()  # type: ignore[attr-defined]
 
 
+_DB_FIXTURES = frozenset(
+    {"db", "transactional_db", "live_server", "django_db_reset_sequences", "django_db_serialized_rollback"}
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every database test may use the key store's database too (vault/router.py): the data keys live
+    there, and whatever seals or opens a value reaches it."""
+    for item in items:
+        marker = item.get_closest_marker("django_db")
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if marker is None and not fixtures & _DB_FIXTURES:
+            continue
+        kwargs = dict(marker.kwargs) if marker is not None else {}
+        if marker is not None and marker.args:
+            kwargs.setdefault("transaction", marker.args[0])
+        if "databases" in kwargs:
+            continue
+        if fixtures & {"transactional_db", "live_server"}:
+            kwargs.setdefault("transaction", True)
+        item.add_marker(pytest.mark.django_db(**kwargs, databases="__all__"), append=False)
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup: None, django_db_blocker: object) -> Iterator[None]:
     """The databases are created and migrated as the owner; the PostgreSQL suite then runs as the service
@@ -147,8 +170,9 @@ def make_memory() -> Callable[..., Memory]:
 
 @pytest.fixture(autouse=True)
 def _audit_checkpoints_in_tmp(settings: object, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Each test writes its audit checkpoints to a folder of its own, never into var/."""
+    """Each test writes its audit checkpoints and erasure tombstones to folders of its own, never into var/."""
     settings.MEMGOV_AUDIT_CHECKPOINT_DIR = tmp_path_factory.mktemp("checkpoints")  # type: ignore[attr-defined]
+    settings.MEMGOV_ERASURE_TOMBSTONE_DIR = tmp_path_factory.mktemp("tombstones")  # type: ignore[attr-defined]
 
 
 @pytest.fixture(autouse=True)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.db import OperationalError, connection
+from django.db import OperationalError
 from django.utils import timezone
 
 from audit import tasks as audit_tasks  # noqa: F401 — registers the checkpoint task
@@ -214,9 +214,11 @@ def _redis_url() -> Iterator[str]:
         proc.wait(timeout=10)
 
 
-def _database_url() -> str:
-    db = connection.settings_dict
-    if connection.vendor == "sqlite":
+def _database_url(alias: str = "default") -> str:
+    from django.db import connections
+
+    db = connections[alias].settings_dict
+    if connections[alias].vendor == "sqlite":
         return f"sqlite:///{db['NAME']}"
     return f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
@@ -238,6 +240,7 @@ def _worker(
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings",  # production settings, as a deployed worker has
         DATABASE_URL=_database_url(),
+        MEMGOV_KEYS_DATABASE_URL=_database_url("keys"),
         MEMGOV_VAR_DIR=str(var_dir),
         # The shared tree may hold other people's half-finished URL modules; this test is about the worker.
         CELERY_SKIP_CHECKS="1",
