@@ -53,7 +53,7 @@ def first_version(memory: Memory) -> MemoryVersion:
         changed_by=memory.created_by,
         created_at=memory.created_at,
     )
-    version.content = memory.content
+    version.content = memory.readable_content  # None: unreadable, shown as such
     return version
 
 
@@ -119,7 +119,7 @@ def memory_search_for_subject(
     return [
         memory
         for memory in rows
-        if needle in normalize_content(memory.content)
+        if needle in normalize_content(memory.readable_content or "")
         or needle in normalize_content(" ".join((memory.project, memory.team, memory.session_id, memory.task_id)))
     ]
 

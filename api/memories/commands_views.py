@@ -25,6 +25,7 @@ from memories.nlcommands import CommandResult, Missing, command_run
 from memories.nlcommands.examples import EXAMPLES
 from memories.nlcommands.messages import intent_label, result_summary
 from memories.services.confirmations import ConfirmationError, ConsentRequired
+from memories.services.integrity import memory_integrity_failures_record
 
 
 class CommandInSerializer(serializers.Serializer):
@@ -131,6 +132,7 @@ class CommandApi(APIView):
             return consent_required(exc)
         except ConfirmationError as exc:
             return Response({"error": "invalid_state", "detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+        memory_integrity_failures_record(memories=result.plan.memories, actor=caller.actor)
         body = command_response_data(result)
         missing = result.plan.missing
         if missing in {Missing.INTENT, Missing.SESSION}:
