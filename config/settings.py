@@ -47,6 +47,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.middleware.CleanFailureMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -171,6 +172,15 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SECURE = envbool("MEMGOV_SECURE_COOKIES", not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# Behind TLS (set these in production): redirect plain HTTP to HTTPS and send HSTS. Behind a proxy that
+# terminates TLS, MEMGOV_TLS_PROXY_HEADER=1 trusts its X-Forwarded-Proto (only if the proxy sets it).
+SECURE_SSL_REDIRECT = envbool("MEMGOV_SSL_REDIRECT", False)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]  # probes and scrapers on plain HTTP inside
+SECURE_HSTS_SECONDS = envint("MEMGOV_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("MEMGOV_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = envbool("MEMGOV_HSTS_PRELOAD", False)
+if envbool("MEMGOV_TLS_PROXY_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -222,6 +232,8 @@ MEMGOV_AUDIT_CHECKPOINT_SINK = envstr("MEMGOV_AUDIT_CHECKPOINT_SINK", "")
 MEMGOV_ERASURE_TOMBSTONE_DIR = Path(envstr("MEMGOV_ERASURE_TOMBSTONE_DIR", str(VAR_DIR / "erasure-tombstones")))
 # Who may scrape /metrics: a bearer token; unset, only direct connections from this machine.
 MEMGOV_METRICS_TOKEN = envsecret("MEMGOV_METRICS_TOKEN")
+# Label metrics with tenant slugs (names) rather than numeric ids: off by default, a scraper needn't know them.
+MEMGOV_METRICS_TENANT_NAMES = envbool("MEMGOV_METRICS_TENANT_NAMES", False)
 
 # --- Celery ----------------------------------------------------------------------------------
 CELERY_BROKER_URL = envstr("MEMGOV_BROKER_URL", "")

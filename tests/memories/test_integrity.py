@@ -55,7 +55,7 @@ def test_the_api_detail_answers_too(world, broken):
 
 
 def test_my_memories_page_shows_it_as_unreadable(client, world, broken):
-    good, bad = broken
+    good, bad = broken  # noqa: RUF059
     client.force_login(world.alice.user)
     page = client.get("/")
     assert page.status_code == 200
@@ -69,7 +69,7 @@ def test_my_memories_page_shows_it_as_unreadable(client, world, broken):
 
 
 def test_commands_still_answer(world, broken):
-    good, bad = broken
+    good, bad = broken  # noqa: RUF059
     agent = world.agent_client(world.demo_key)
     listed = agent.post("/api/v1/commands", {"user_id": "alice", "text": "what do you remember about me"}, "json")
     assert listed.status_code == 200
@@ -80,7 +80,7 @@ def test_commands_still_answer(world, broken):
 
 
 def test_the_context_leaves_it_out_and_still_answers(world, broken):
-    good, bad = broken
+    good, bad = broken  # noqa: RUF059
     response = world.agent_client(world.demo_key).post(
         "/api/v1/memories/context",
         {"scope": {"level": "user", "user_id": "alice"}, "query": "tables dispatch-docs"},
