@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -34,6 +35,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "guardian",
+    "axes",
     "vault",
     "governance",
     "memories",
@@ -58,6 +60,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.ContentSecurityPolicyMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into config/lockout.py's 429.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -142,12 +146,31 @@ MEMGOV_PG_SERVICE_ROLE = envstr("MEMGOV_PG_SERVICE_ROLE", "")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
+    # First: refuses a locked-out sign-in before the password is even checked.
+    "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
     "guardian.backends.ObjectPermissionBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
+# Failed sign-ins (django-axes): this many from one address, or for one username, lock it for a while.
+AXES_FAILURE_LIMIT = envint("MEMGOV_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=envint("MEMGOV_LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_LOCKOUT_CALLABLE = "config.lockout.lockout_response"
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+# Failed agent keys (api/auth.py): this many from one address within the window answer 429 until it passes.
+MEMGOV_AGENT_AUTH_FAILURE_LIMIT = envint("MEMGOV_AGENT_AUTH_FAILURE_LIMIT", 10)
+MEMGOV_AGENT_AUTH_WINDOW_SECONDS = envint("MEMGOV_AGENT_AUTH_WINDOW_SECONDS", 300)
+# The counters above live in the cache: per process by default; Redis (redis://…) shares them.
+_cache_url = envstr("MEMGOV_CACHE_URL", "")
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
+    if _cache_url
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "memgov"}
+}
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"

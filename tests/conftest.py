@@ -176,6 +176,14 @@ def _audit_checkpoints_in_tmp(settings: object, tmp_path_factory: pytest.TempPat
 
 
 @pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    """Throttling counters (failed keys, lockouts) live in the cache: each test starts with none."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _forget_cached_data_keys() -> None:
     """Each test's database starts empty; keys cached by an earlier test must not leak into it."""
     from vault.datakeys import forget_cached_keys
