@@ -167,5 +167,7 @@ def test_a_restore_from_before_an_erasure_is_erased_again_by_apply_erasures(tmp_
         assert "alice: rows=0 keys=0 texts=[]" in second
         assert "bob: rows=1 keys=1 texts=['Bob prefers short answers']" in second
         assert "0 re-applied" in second  # idempotent
+        if connection.vendor == "postgresql":  # run as the owner, it vacuums what it touched, the key table in full
+            assert "memories_datakey" in first and "memories_memory" in first
     finally:
         stack.drop()
