@@ -14,6 +14,7 @@ import hmac
 import os
 import threading
 import time
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, connections, transaction
@@ -117,12 +118,16 @@ def fingerprint_key(*, tenant_id: int) -> bytes:
     return hmac.new(shared, b"memgov|fingerprint|v1", hashlib.sha256).digest()
 
 
-def data_key_destroy(*, tenant_id: int, owner: str) -> bool:
+def data_key_destroy(*, tenant_id: int, owner: str, created_before: datetime | None = None) -> bool:
     """Destroy an owner's data key (crypto-shredding) and drop it from this process's cache; True if
-    there was one. Other processes lose it within the cache's lifetime."""
+    there was one. Other processes lose it within the cache's lifetime. ``created_before`` spares a key
+    made after that moment (a subject id used again after its erasure)."""
     from vault.models import DataKey
 
-    deleted, _ = DataKey.objects.using(KEYS_DB).filter(tenant_id=tenant_id, owner=owner).delete()
+    keys = DataKey.objects.using(KEYS_DB).filter(tenant_id=tenant_id, owner=owner)
+    if created_before is not None:
+        keys = keys.filter(created_at__lte=created_before)
+    deleted, _ = keys.delete()
     forget_cached_keys(tenant_id=tenant_id, owner=owner)
     return bool(deleted)
 

@@ -17,7 +17,7 @@ from memories.models import (
     Subject,
 )
 from memories.services.records import memory_delete
-from vault.erasure import subject_key_shred
+from vault.erasure import Tombstone, subject_key_shred
 
 # The content tables an erasure deletes from: scrubbed (WAL truncated / vacuumed) once it commits.
 ERASED_TABLES = (Memory, MemoryVersion, Confirmation, SessionOptOut, Subject)
@@ -79,32 +79,38 @@ def session_clear(*, tenant_id: int, user_id: str, session_id: str, actor: str) 
 
 
 @transaction.atomic
-def subject_erase(*, tenant_id: int, user_id: str, actor: str, reapply: bool = False) -> ErasureReceipt | None:
+def subject_erase(
+    *, tenant_id: int, user_id: str, actor: str, reapply: Tombstone | None = None
+) -> ErasureReceipt | None:
     """Erase a subject: tombstone them and destroy their data key (crypto-shredding), then hard-delete
     their rows; once committed, no copy is left in a WAL or free page (dbkit/scrub.py).
 
     The key lives in the key store's own database, so a backup of the content holds no usable copy; a
-    restore of an older key store is undone by ``apply_erasures`` (``reapply=True``), which calls this
-    again for every tombstone and returns None when it found nothing left to erase. Audit events stay:
-    they never held content.
+    restore of an older key store is undone by ``apply_erasures``, which calls this again with each
+    tombstone (``reapply``): then only what existed at that erasure is erased — a subject id used again
+    later keeps its new memories — and None is returned when nothing was left to erase. Audit events
+    stay: they never held content.
     """
     sqlite_secure_delete_on()
     memories = Memory.objects.filter(tenant_id=tenant_id, user_id=user_id)
+    if reapply is not None:
+        memories = memories.filter(created_at__lte=reapply.erased_at)
     memory_ids = list(memories.values_list("id", flat=True))
     versions = MemoryVersion.objects.filter(tenant_id=tenant_id, memory_id__in=memory_ids)
     version_count = versions.count()
-    key_destroyed = subject_key_shred(tenant_id=tenant_id, owner=user_id)
-    leftovers = (
-        Subject.objects.filter(tenant_id=tenant_id, user_id=user_id).exists()
-        or SessionOptOut.objects.filter(tenant_id=tenant_id, user_id=user_id).exists()
-    )
-    if reapply and not (memory_ids or key_destroyed or leftovers):
-        return None
+    key_destroyed = subject_key_shred(tenant_id=tenant_id, owner=user_id, reapplying=reapply)
+    subjects = Subject.objects.filter(tenant_id=tenant_id, user_id=user_id)
+    opt_outs = SessionOptOut.objects.filter(tenant_id=tenant_id, user_id=user_id)
+    if reapply is not None:
+        subjects = subjects.filter(created_at__lte=reapply.erased_at)
+        opt_outs = opt_outs.filter(created_at__lte=reapply.erased_at)
+        if not (memory_ids or key_destroyed or subjects.exists() or opt_outs.exists()):
+            return None
     Confirmation.objects.filter(tenant_id=tenant_id, memory_id__in=memory_ids).delete()
     versions.delete()
     memories.delete()
-    SessionOptOut.objects.filter(tenant_id=tenant_id, user_id=user_id).delete()
-    Subject.objects.filter(tenant_id=tenant_id, user_id=user_id).delete()
+    opt_outs.delete()
+    subjects.delete()
     receipt = ErasureReceipt.objects.create(
         tenant_id=tenant_id,
         user_id=user_id,
@@ -119,7 +125,7 @@ def subject_erase(*, tenant_id: int, user_id: str, actor: str, reapply: bool = F
         event=Event.SUBJECT_ERASED,
         actor=actor,
         subject_id=user_id,
-        reason_code="erasure_reapplied" if reapply else "",
+        reason_code="erasure_reapplied" if reapply is not None else "",
         details={
             "receipt_id": str(receipt.id),
             "memories": len(memory_ids),

@@ -93,6 +93,7 @@ def test_an_erasure_is_tombstoned_in_the_key_store_and_outside_both_databases(wo
     make_memory(world.demo, SECRET, user_id="alice")
     subject_erase(tenant_id=world.demo.pk, user_id="alice", actor="test")
     assert [(t.tenant_id, t.owner) for t in tombstones()] == [(world.demo.pk, "alice")]
+    subject_erase(tenant_id=world.demo.pk, user_id="alice", actor="test")  # again: still one, the newer time
     files = list(Path(settings.MEMGOV_ERASURE_TOMBSTONE_DIR).glob("*.json"))
     assert len(files) == 1 and files[0].stat().st_mode & 0o077 == 0
 
@@ -104,3 +105,21 @@ def test_apply_erasures_is_idempotent_and_leaves_others_alone(world, make_memory
     call_command("apply_erasures")
     assert "1 erasures on record, 0 re-applied" in capsys.readouterr().out
     assert Memory.objects.get(pk=bobs.pk).content == "Bob prefers short answers"
+
+
+def test_apply_erasures_spares_what_a_reused_subject_id_gathered_after_its_erasure(world, make_memory, capsys):
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone
+
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        make_memory(world.demo, SECRET, user_id="alice")
+        subject_erase(tenant_id=world.demo.pk, user_id="alice", actor="test")
+    with time_machine.travel(start + timedelta(days=2), tick=False):
+        later = make_memory(world.demo, "Alice (a new person with the same id) prefers tables", user_id="alice")
+    call_command("apply_erasures")
+    assert "0 re-applied" in capsys.readouterr().out
+    assert Memory.objects.get(pk=later.pk).content.startswith("Alice (a new person")
+    assert DataKey.objects.filter(tenant_id=world.demo.pk, owner="alice").exists()

@@ -31,7 +31,7 @@ class Command(BaseCommand):
             if tombstone.tenant_id not in known:
                 continue  # the tenant itself is gone from this database
             receipt = subject_erase(
-                tenant_id=tombstone.tenant_id, user_id=tombstone.owner, actor="system:apply_erasures", reapply=True
+                tenant_id=tombstone.tenant_id, user_id=tombstone.owner, actor="system:apply_erasures", reapply=tombstone
             )
             if receipt is not None:
                 applied += 1
