@@ -58,12 +58,16 @@ def _serve(env: dict[str, str], port: int) -> subprocess.Popen:
     argv = [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1"]
     proc = subprocess.Popen(argv, cwd=settings.BASE_DIR, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10)
-            return proc
-        except OSError:  # refused, reset, or slow to answer while the worker boots
-            time.sleep(0.5)
+    try:
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10)
+                return proc
+            except OSError:  # refused, reset, or slow to answer while the worker boots
+                time.sleep(0.5)
+    except BaseException:
+        proc.kill()  # never leave a server behind
+        raise
     proc.kill()
     pytest.fail(f"the server did not start: {proc.stderr.read().decode()[-2000:] if proc.stderr else ''}")
 
