@@ -152,12 +152,19 @@ def test_behind_tls_http_is_redirected_and_hsts_sent(client, settings, world):
 
 
 def test_a_new_sqlite_database_and_its_wal_are_private(tmp_path, django_db_blocker):
-    from django.db.backends.sqlite3.base import Database  # noqa: F401 — the driver the backend uses
-
-    from dbkit.sqlite3.base import DatabaseWrapper
+    from django.db.utils import ConnectionHandler
 
     path = tmp_path / "new.sqlite3"
-    wrapper = DatabaseWrapper({**settings.DATABASES["default"], "NAME": str(path), "TEST": {}}, alias="probe")
+    # A database of its own, whatever this suite runs on: the file is what is checked.
+    wrapper = ConnectionHandler(
+        {
+            "default": {
+                "ENGINE": "dbkit.sqlite3",
+                "NAME": str(path),
+                "OPTIONS": {"init_command": "PRAGMA journal_mode=WAL;"},
+            }
+        }
+    )["default"]
     try:
         with django_db_blocker.unblock(), wrapper.cursor() as cursor:
             cursor.execute("CREATE TABLE t (x)")
