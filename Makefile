@@ -18,6 +18,8 @@ install: $(STAMP)
 
 run: install
 	MEMGOV_DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	MEMGOV_DEBUG=1 $(BIN)/python manage.py migrate --database keys --noinput
+	MEMGOV_DEBUG=1 $(BIN)/python manage.py move_data_keys
 	MEMGOV_DEBUG=1 $(BIN)/python manage.py seed_demo
 	@echo "memgov: log in at http://$(HOST):$(PORT)/accounts/login/ as alice / memgov-demo"
 	@echo "memgov: web, one Celery worker and the beat start together; Ctrl-C stops all three"

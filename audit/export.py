@@ -37,6 +37,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
 from audit.chain import CHAINED_FIELDS, normalized
+from audit.checkpoints import audit_checkpoint_at, chain_extends, latest_checkpoint
 from audit.events import Event
 from audit.models import AuditEvent
 from audit.services import audit_record
@@ -58,6 +59,10 @@ class ExportFormat(StrEnum):
 
 
 CONTENT_TYPES = {ExportFormat.JSONL: "application/x-ndjson; charset=utf-8", ExportFormat.CSV: "text/csv; charset=utf-8"}
+
+
+class ChainDoesNotMatchCheckpoint(Exception):
+    """The stored chain no longer extends its latest signed checkpoint: no export is signed over it."""
 
 
 class ExportInputError(ValueError):
@@ -172,9 +177,16 @@ def audit_export_start(
     Recording at the start means an export is in the log even if the download is abandoned; the
     event lands after the exported range, and the manifest's chain head is that very event, so an
     auditor can later find the export in the live chain. Raises SigningKeyMissing (nothing recorded)
-    when no signing key is configured.
+    when no signing key is configured, and ChainDoesNotMatchCheckpoint (nothing recorded) when the chain
+    was cut or rewritten since its last checkpoint: a rewritten chain never gets a signed manifest. The
+    export's chain head is checkpointed too.
     """
     key = signing_key_load()
+    previous = latest_checkpoint(tenant_id=tenant.pk)
+    if previous is not None and not chain_extends(previous):
+        raise ChainDoesNotMatchCheckpoint(
+            f"the audit chain no longer matches its checkpoint #{previous.seq} of {previous.at}: run verify_audit"
+        )
     generated_at = timezone.now()
     end_at = end or generated_at
     first_seq, last_seq = _seq_range(tenant_id=tenant.pk, start=start, end=end_at)
@@ -191,6 +203,7 @@ def audit_export_start(
                 "last_seq": last_seq,
             },
         )
+    audit_checkpoint_at(tenant_id=tenant.pk, seq=recorded.seq, head_hash=recorded.hash)
     return AuditExport(
         tenant_id=tenant.pk,
         tenant_slug=tenant.slug,

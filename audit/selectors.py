@@ -40,3 +40,11 @@ def audit_event_search(
     if end is not None:
         events = events.filter(created_at__lt=end)
     return events.order_by("-seq")
+
+
+SECURITY_EVENTS = ("login_locked_out", "agent_auth_throttled")
+
+
+def security_events_recent(*, tenant_id: int, limit: int = 20) -> list[AuditEvent]:
+    """The tenant's latest sign-in lockouts and throttled agent keys, newest first (console, agents page)."""
+    return list(AuditEvent.objects.filter(tenant_id=tenant_id, event__in=SECURITY_EVENTS).order_by("-seq")[:limit])

@@ -80,6 +80,21 @@ def alerts_beat_schedule() -> dict[str, dict[str, Any]]:
     }
 
 
+def audit_beat_schedule() -> dict[str, dict[str, Any]]:
+    """Signed audit checkpoints (audit/tasks.py): the interval bounds how long a rewrite of the newest
+    events can go unseen, so it is short by default."""
+    every = envint("MEMGOV_AUDIT_CHECKPOINT_EVERY", 300)
+    if every <= 0:
+        return {}
+    return {
+        "audit-checkpoint": {
+            "task": "memgov.audit.checkpoint",
+            "schedule": float(every),
+            "options": {"expires": float(every)},
+        }
+    }
+
+
 def celery_settings() -> dict[str, Any]:
     from django.conf import settings
 
@@ -100,7 +115,7 @@ def celery_settings() -> dict[str, Any]:
         "task_time_limit": 360,
         "timezone": settings.TIME_ZONE,
         "enable_utc": True,
-        "beat_schedule": {**lifecycle_beat_schedule(), **alerts_beat_schedule()},
+        "beat_schedule": {**lifecycle_beat_schedule(), **alerts_beat_schedule(), **audit_beat_schedule()},
         "beat_schedule_filename": str(var_dir / "celerybeat-schedule"),
         "worker_hijack_root_logger": False,
     }

@@ -16,9 +16,10 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 SESSION_COOKIE_SECURE = False
 CSRF_COOKIE_SECURE = False
 
-if DATABASES["default"]["ENGINE"] == "dbkit.sqlite3":
-    # A file, not :memory:, so that threads and the raw-bytes tests see the real database file.
-    # One file per test run, so that parallel runs on one machine never share a database.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
-elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"]["TEST"] = {"NAME": f"test_memgov_{os.getpid()}"}
+for _alias, _suffix in (("default", ""), ("keys", "-keys")):
+    if DATABASES[_alias]["ENGINE"] == "dbkit.sqlite3":
+        # A file, not :memory:, so that threads and the raw-bytes tests see the real database file.
+        # One file per test run, so that parallel runs on one machine never share a database.
+        DATABASES[_alias]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}{_suffix}.sqlite3")}
+    elif DATABASES[_alias]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES[_alias]["TEST"] = {"NAME": f"test_memgov_{os.getpid()}{_suffix.replace('-', '_')}"}

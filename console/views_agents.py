@@ -11,6 +11,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
+from audit.selectors import security_events_recent
 from console.access import ADMIN_PERM, ConsoleAccess, console_page
 from console.forms_people import AgentCreateForm
 from console.nav import console_render
@@ -27,7 +28,12 @@ def _agents_page(
         request,
         access,
         "console/agents.html",
-        {"console_page": "agents", "agents": agents, "form": form or AgentCreateForm()},
+        {
+            "console_page": "agents",
+            "agents": agents,
+            "form": form or AgentCreateForm(),
+            "security_events": security_events_recent(tenant_id=access.tenant.pk),
+        },
         status,
     )
 

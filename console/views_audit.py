@@ -15,7 +15,8 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from audit.export import ExportFormat, audit_export_response, audit_export_start
+from audit.checkpoints import CheckpointMismatch
+from audit.export import ChainDoesNotMatchCheckpoint, ExportFormat, audit_export_response, audit_export_start
 from audit.selectors import audit_event_search
 from audit.signing import SigningKeyMissing, key_id, public_key_text, signing_key_load
 from console.access import AUDIT_PERM, ConsoleAccess, console_page
@@ -77,6 +78,8 @@ def audit_export(request: HttpRequest, access: ConsoleAccess) -> HttpResponseBas
                     actor=access.actor,
                 )
             except SigningKeyMissing as exc:
+                signing = {"signing_error": str(exc)}
+            except (ChainDoesNotMatchCheckpoint, CheckpointMismatch) as exc:
                 signing = {"signing_error": str(exc)}
             else:
                 return audit_export_response(export)

@@ -8,6 +8,7 @@ from django.http import Http404, HttpRequest
 
 from governance.agents import AgentPrincipal
 from governance.models import AgentClient, Membership
+from governance.vocabulary import Status
 from memories.models import Memory
 from memories.selectors import memory_get
 
@@ -52,8 +53,11 @@ def memory_for_caller(caller: Caller, memory_id: object, *, change: bool = False
 
     Shared-scope memories (team, project and tenant rules, with no subject) are governed by tenant
     admins in the console; an agent may read them but never edit, pause, roll back or delete them.
+    A deleted memory is gone for agents at once: during the purge grace only its owner sees it.
     """
     memory = memory_get(tenant_id=caller.tenant_id, memory_id=memory_id, user_id=caller.subject_id)
     if memory is None or (change and caller.is_agent and not memory.user_id):
+        raise Http404("no such memory")
+    if caller.is_agent and memory.status == Status.DELETED:
         raise Http404("no such memory")
     return memory

@@ -7,7 +7,16 @@ from django.db import models
 from dbkit.ids import new_id
 from governance.models import AgentClient, Tenant
 from governance.vocabulary import Level, MemoryType, Sensitivity, SourceType, Status
+from vault import DecryptionError
 from vault.fields import EncryptedTextField
+
+
+def readable(instance: models.Model, field: str = "content") -> str | None:
+    """The decrypted value, or None when it can't be opened (altered ciphertext, or its key is gone)."""
+    try:
+        return getattr(instance, field)
+    except DecryptionError:
+        return None
 
 
 def _choices(enum: type) -> list[tuple[str, str]]:
@@ -99,6 +108,11 @@ class Memory(models.Model):
 
     def encryption_owner(self) -> str:
         return self.user_id
+
+    @property
+    def readable_content(self) -> str | None:
+        """The content, or None for an unreadable record (memories/services/integrity.py records it)."""
+        return readable(self)
 
     def __str__(self) -> str:  # never the content
         return f"memory {self.id} ({self.type}, {self.status})"
@@ -193,6 +207,10 @@ class MemoryVersion(models.Model):
 
     def encryption_owner(self) -> str:
         return self.memory.user_id
+
+    @property
+    def readable_content(self) -> str | None:
+        return readable(self)
 
 
 class Confirmation(models.Model):

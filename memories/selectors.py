@@ -53,7 +53,7 @@ def first_version(memory: Memory) -> MemoryVersion:
         changed_by=memory.created_by,
         created_at=memory.created_at,
     )
-    version.content = memory.content
+    version.content = memory.readable_content  # None: unreadable, shown as such
     return version
 
 
@@ -119,7 +119,7 @@ def memory_search_for_subject(
     return [
         memory
         for memory in rows
-        if needle in normalize_content(memory.content)
+        if needle in normalize_content(memory.readable_content or "")
         or needle in normalize_content(" ".join((memory.project, memory.team, memory.session_id, memory.task_id)))
     ]
 
@@ -168,3 +168,35 @@ def session_opt_outs_for_subject(*, tenant_id: int, user_id: str) -> list[Sessio
 def erasure_receipt_get(*, tenant_id: int, user_id: str, receipt_id: object) -> ErasureReceipt | None:
     """A receipt of this subject's own erasure (the person may look at it after erasing)."""
     return ErasureReceipt.objects.filter(tenant_id=tenant_id, user_id=user_id, pk=receipt_id).first()
+
+
+def status_before_delete(*, memory: Memory) -> str | None:
+    """The status a deleted memory was deleted from, as its memory_deleted event recorded; None if none did
+    (a declined confirmation is deleted without one)."""
+    from audit.models import AuditEvent
+
+    details = (
+        AuditEvent.objects.filter(tenant_id=memory.tenant_id, memory_id=memory.pk, event="memory_deleted")
+        .order_by("-seq")
+        .values_list("details", flat=True)
+        .first()
+    )
+    return (details or {}).get("from_status")
+
+
+def memory_list_recently_deleted(*, tenant_id: int, user_id: str) -> list[Memory]:
+    """The subject's memories deleted by a delete (not a declined confirmation) and not purged yet,
+    most recently deleted first. Only their owner is ever shown these."""
+    from audit.models import AuditEvent
+
+    rows = list(
+        Memory.objects.filter(tenant_id=tenant_id, user_id=user_id, status=Status.DELETED).order_by("-updated_at")[
+            :SEARCH_LIMIT
+        ]
+    )
+    deleted_by_person = set(
+        AuditEvent.objects.filter(
+            tenant_id=tenant_id, memory_id__in=[m.pk for m in rows], event="memory_deleted"
+        ).values_list("memory_id", flat=True)
+    )
+    return [memory for memory in rows if memory.pk in deleted_by_person]

@@ -15,6 +15,9 @@ Who may scrape (deny by default, and a refusal is the missing page's 404):
 - ``MEMGOV_METRICS_TOKEN`` set: requests with ``Authorization: Bearer <token>``, from anywhere;
 - unset: only direct connections from this machine (loopback peer and no ``X-Forwarded-For``, so a
   reverse proxy on the same host doesn't open it to the world).
+
+The ``tenant`` label is the tenant's numeric id; its slug (a customer's name, often) only with
+``MEMGOV_METRICS_TENANT_NAMES=1``.
 """
 
 from __future__ import annotations
@@ -67,6 +70,8 @@ class DatabaseCollector:
 
     def collect(self) -> Iterator[Metric]:
         tenants = list(Tenant.objects.order_by("slug").values_list("pk", "slug"))
+        if not settings.MEMGOV_METRICS_TENANT_NAMES:  # the tenant's id, not its name, unless asked for
+            tenants = [(pk, str(pk)) for pk, _ in tenants]
         slug = dict(tenants)
 
         def gauge(name: str, doc: str, labels: tuple[str, ...] = ("tenant",)) -> GaugeMetricFamily:

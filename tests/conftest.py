@@ -3,9 +3,10 @@ a compliance officer, and a member of the other tenant (healthchecks-style base)
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from governance.services.tenancy import (
 from governance.vocabulary import Level, Role
 from memories.models import Memory
 from memories.services.records import NewMemory, memory_create
+from tests.pg_roles import as_owner, switch_to_owner, switch_to_service_role
 
 PASSWORD = "test-password-1"
 
@@ -35,20 +37,58 @@ os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(Path(tempfile.gettempd
 
 
 def _flush_without_audit_triggers(original: Callable) -> Callable:
-    """Transactional tests empty every table afterwards; the audit triggers would refuse that."""
+    """Transactional tests empty every table afterwards (PostgreSQL: TRUNCATE); the audit triggers would
+    refuse that, and so would the service role the PostgreSQL suite runs as: the owner does it."""
 
     def teardown(self: TransactionTestCase) -> None:
         from django.db import connections
 
-        for alias in self._databases_names(include_mirrors=False):
-            connection = connections[alias]
-            if connection.vendor == "sqlite":
-                with triggers_disabled(connection):
-                    original(self)
-                return
-        original(self)
+        with contextlib.ExitStack() as stack:
+            for alias in self._databases_names(include_mirrors=False):
+                connection = connections[alias]
+                stack.enter_context(as_owner(alias))  # flush TRUNCATEs every table, the key store's too
+                if connection.vendor in ("sqlite", "postgresql") and "audit_auditevent" in _tables(connection):
+                    stack.enter_context(triggers_disabled(connection))
+            original(self)
 
     return teardown
+
+
+def _tables(connection: object) -> list[str]:
+    return connection.introspection.table_names()  # type: ignore[attr-defined]
+
+
+_DB_FIXTURES = frozenset(
+    {"db", "transactional_db", "live_server", "django_db_reset_sequences", "django_db_serialized_rollback"}
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every database test may use the key store's database too (vault/router.py): the data keys live
+    there, and whatever seals or opens a value reaches it."""
+    for item in items:
+        marker = item.get_closest_marker("django_db")
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if marker is None and not fixtures & _DB_FIXTURES:
+            continue
+        kwargs = dict(marker.kwargs) if marker is not None else {}
+        if marker is not None and marker.args:
+            kwargs.setdefault("transaction", marker.args[0])
+        if "databases" in kwargs:
+            continue
+        if fixtures & {"transactional_db", "live_server"}:
+            kwargs.setdefault("transaction", True)
+        item.add_marker(pytest.mark.django_db(**kwargs, databases="__all__"), append=False)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: object) -> Iterator[None]:
+    """The databases are created and migrated as the owner; the PostgreSQL suite then runs as the service
+    role when MEMGOV_TEST_PG_SERVICE_ROLE is set (tests/pg_roles.py)."""
+    with django_db_blocker.unblock():  # type: ignore[attr-defined]
+        switch_to_service_role()
+    yield
+    switch_to_owner()
 
 
 TransactionTestCase._fixture_teardown = _flush_without_audit_triggers(TransactionTestCase._fixture_teardown)
@@ -126,6 +166,21 @@ def make_memory() -> Callable[..., Memory]:
         )
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def _audit_checkpoints_in_tmp(settings: object, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Each test writes its audit checkpoints and erasure tombstones to folders of its own, never into var/."""
+    settings.MEMGOV_AUDIT_CHECKPOINT_DIR = tmp_path_factory.mktemp("checkpoints")  # type: ignore[attr-defined]
+    settings.MEMGOV_ERASURE_TOMBSTONE_DIR = tmp_path_factory.mktemp("tombstones")  # type: ignore[attr-defined]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    """Throttling counters (failed keys, lockouts) live in the cache: each test starts with none."""
+    from django.core.cache import cache
+
+    cache.clear()
 
 
 @pytest.fixture(autouse=True)

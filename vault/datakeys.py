@@ -1,8 +1,10 @@
 """Per-subject data keys: created on first use, wrapped by the master key, destroyed on erasure.
 
 A subject's key is ``(tenant, owner)`` where owner is the subject id, or "" for the tenant's shared
-scopes (team, project, tenant rules). Unwrapped keys are cached briefly in process memory; erasure
-clears the cache here and the key row everywhere, so other processes lose access within the TTL.
+scopes (team, project, tenant rules). The keys live in the key store's own database (``KEYS_DB``,
+vault/router.py), never in the content database: a key created inside a content transaction commits
+on its own, and one whose content rolled back is simply unused. Unwrapped keys are cached briefly in
+process memory; erasure clears the cache here and the key row everywhere, so other processes lose access within the TTL.
 """
 
 from __future__ import annotations
@@ -12,12 +14,14 @@ import hmac
 import os
 import threading
 import time
+from datetime import datetime
 from typing import TYPE_CHECKING
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connections, transaction
 
 from vault.envelope import unwrap_key, wrap_key
 from vault.keyring import get_keyring
+from vault.router import KEYS_DB
 
 if TYPE_CHECKING:
     from vault.models import DataKey
@@ -45,9 +49,9 @@ def _key_row(where: str, params: list[object]) -> DataKey | None:
     """One DataKey row, read with a raw query: a cache miss happens on a write's hot path."""
     from vault.models import DataKey
 
-    table = connection.ops.quote_name(DataKey._meta.db_table)
+    table = connections[KEYS_DB].ops.quote_name(DataKey._meta.db_table)
     sql = f"SELECT * FROM {table} WHERE {where}"  # noqa: S608 — fixed clauses from this module; values are parameters
-    return next(iter(DataKey.objects.raw(sql, params)), None)
+    return next(iter(DataKey.objects.using(KEYS_DB).raw(sql, params)), None)
 
 
 def data_key_for(*, tenant_id: int, owner: str) -> tuple[int, bytes]:
@@ -63,15 +67,15 @@ def data_key_for(*, tenant_id: int, owner: str) -> tuple[int, bytes]:
         keyring = get_keyring()
         key = os.urandom(32)
         try:
-            with transaction.atomic():
-                row = DataKey.objects.create(
+            with transaction.atomic(using=KEYS_DB):
+                row = DataKey.objects.using(KEYS_DB).create(
                     tenant_id=tenant_id,
                     owner=owner,
                     wrapped_key=wrap_key(key, master=keyring.current, aad=_wrap_aad(tenant_id, owner)),
                     master_key_version=keyring.current_version,
                 )
         except IntegrityError:  # another writer created it first; use theirs
-            row = DataKey.objects.get(tenant_id=tenant_id, owner=owner)
+            row = DataKey.objects.using(KEYS_DB).get(tenant_id=tenant_id, owner=owner)
             key = _unwrap(row)
     else:
         key = _unwrap(row)
@@ -114,12 +118,16 @@ def fingerprint_key(*, tenant_id: int) -> bytes:
     return hmac.new(shared, b"memgov|fingerprint|v1", hashlib.sha256).digest()
 
 
-def data_key_destroy(*, tenant_id: int, owner: str) -> bool:
+def data_key_destroy(*, tenant_id: int, owner: str, created_before: datetime | None = None) -> bool:
     """Destroy an owner's data key (crypto-shredding) and drop it from this process's cache; True if
-    there was one. Other processes lose it within the cache's lifetime."""
+    there was one. Other processes lose it within the cache's lifetime. ``created_before`` spares a key
+    made after that moment (a subject id used again after its erasure)."""
     from vault.models import DataKey
 
-    deleted, _ = DataKey.objects.filter(tenant_id=tenant_id, owner=owner).delete()
+    keys = DataKey.objects.using(KEYS_DB).filter(tenant_id=tenant_id, owner=owner)
+    if created_before is not None:
+        keys = keys.filter(created_at__lte=created_before)
+    deleted, _ = keys.delete()
     forget_cached_keys(tenant_id=tenant_id, owner=owner)
     return bool(deleted)
 
@@ -141,9 +149,9 @@ def rewrap_all() -> int:
 
     keyring = get_keyring()
     changed = 0
-    for row in DataKey.objects.exclude(master_key_version=keyring.current_version).iterator():
-        with transaction.atomic():
-            locked = DataKey.objects.select_for_update().get(pk=row.pk)
+    for row in DataKey.objects.using(KEYS_DB).exclude(master_key_version=keyring.current_version).iterator():
+        with transaction.atomic(using=KEYS_DB):
+            locked = DataKey.objects.using(KEYS_DB).select_for_update().get(pk=row.pk)
             if locked.master_key_version == keyring.current_version:
                 continue
             key = _unwrap(locked)

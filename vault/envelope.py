@@ -20,6 +20,10 @@ _NONCE = 12
 class DecryptionError(Exception):
     """The blob can't be opened here: wrong row or field, tampered, or its key was destroyed."""
 
+    # A template that prints an unreadable value shows nothing rather than failing the whole page; the
+    # pages say "unreadable" explicitly where they show content (memories/models.py readable_content).
+    silent_variable_failure = True
+
 
 def associated_data(*, model: str, tenant_id: int, record_id: str, field: str) -> bytes:
     return f"memgov|v1|{model}|{tenant_id}|{record_id}|{field}".encode()

@@ -21,3 +21,15 @@ class DataKey(models.Model):
     class Meta:
         db_table = "memories_datakey"
         constraints = [models.UniqueConstraint(fields=["tenant_id", "owner"], name="datakey_unique_owner")]
+
+
+class ErasureTombstone(models.Model):
+    """A subject whose data was erased. Kept in the key store and in a directory outside both databases
+    (vault/erasure.py), so ``manage.py apply_erasures`` can erase them again after a restore."""
+
+    tenant_id = models.BigIntegerField()
+    owner = models.CharField(max_length=128)
+    erased_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tenant_id", "owner"], name="tombstone_unique_owner")]

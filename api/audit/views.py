@@ -15,7 +15,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from audit.export import ExportInputError, audit_export_response, audit_export_start, export_params_parse
+from audit.checkpoints import CheckpointMismatch
+from audit.export import (
+    ChainDoesNotMatchCheckpoint,
+    ExportInputError,
+    audit_export_response,
+    audit_export_start,
+    export_params_parse,
+)
 from audit.signing import SigningKeyMissing
 from governance.agents import AgentPrincipal
 from governance.models import Tenant
@@ -64,6 +71,7 @@ class AuditExportApi(APIView):
             200: OpenApiResponse(description="JSONL or CSV, streamed; the last line is the signed manifest"),
             400: OpenApiResponse(description="a bad parameter, named in `fields`"),
             404: OpenApiResponse(description="not a compliance officer (or agent key with can_export_audit)"),
+            409: OpenApiResponse(description="the chain no longer matches its last signed checkpoint (tampered)"),
             503: OpenApiResponse(description="no audit signing key is configured"),
         },
         summary="Export the tenant's audit events with a signed manifest",
@@ -79,6 +87,8 @@ class AuditExportApi(APIView):
             raise ValidationError({exc.field: [exc.message]}) from exc
         try:
             export = audit_export_start(tenant=tenant, fmt=fmt, start=start, end=end, actor=actor)
+        except (ChainDoesNotMatchCheckpoint, CheckpointMismatch) as exc:
+            return Response({"error": "audit_chain_tampered", "detail": str(exc)}, status=status.HTTP_409_CONFLICT)
         except SigningKeyMissing as exc:
             return Response(
                 {"error": "export_unavailable", "detail": str(exc)}, status=status.HTTP_503_SERVICE_UNAVAILABLE

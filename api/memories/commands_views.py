@@ -18,11 +18,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.memories.serializers import MemoryOutSerializer
+from api.memories.write_serializers import StrictMessageIdField
+from api.memories.write_views import consent_required
 from memories.access import caller_for
 from memories.nlcommands import CommandResult, Missing, command_run
 from memories.nlcommands.examples import EXAMPLES
 from memories.nlcommands.messages import intent_label, result_summary
-from memories.services.confirmations import ConfirmationError
+from memories.services.confirmations import ConfirmationError, ConsentRequired
+from memories.services.integrity import memory_integrity_failures_record
 
 
 class CommandInSerializer(serializers.Serializer):
@@ -35,6 +38,13 @@ class CommandInSerializer(serializers.Serializer):
         required=False,
         max_length=1000,
         help_text="with confirm: only these memories of the plan (the ones the person was shown)",
+    )
+    message_id = StrictMessageIdField(
+        required=False,
+        help_text=(
+            "the id of the person's message this command came in; an agent must give it for a command that "
+            "confirms a pending memory (recorded in the audit log as the person's instruction)"
+        ),
     )
 
 
@@ -116,9 +126,13 @@ class CommandApi(APIView):
                 confirm=values["confirm"],
                 only_ids=[str(i) for i in ids] if ids is not None else None,
                 agent=caller.agent,
+                message_id=values.get("message_id", ""),
             )
+        except ConsentRequired as exc:
+            return consent_required(exc)
         except ConfirmationError as exc:
             return Response({"error": "invalid_state", "detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+        memory_integrity_failures_record(memories=result.plan.memories, actor=caller.actor)
         body = command_response_data(result)
         missing = result.plan.missing
         if missing in {Missing.INTENT, Missing.SESSION}:

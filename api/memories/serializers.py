@@ -12,7 +12,12 @@ class MemoryOutSerializer(serializers.Serializer):
 
     id = serializers.UUIDField()
     type = serializers.CharField()
-    content = serializers.CharField()
+    content = serializers.CharField(
+        source="readable_content", allow_null=True, help_text="null when the record is unreadable (see readable)"
+    )
+    readable = serializers.SerializerMethodField(
+        help_text="false when the stored ciphertext can't be opened (altered, or its key destroyed)"
+    )
     scope = serializers.SerializerMethodField()
     source = serializers.SerializerMethodField()
     confidence = serializers.FloatField()
@@ -30,6 +35,9 @@ class MemoryOutSerializer(serializers.Serializer):
     use_count = serializers.IntegerField()
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
+
+    def get_readable(self, memory: Memory) -> bool:
+        return memory.readable_content is not None
 
     def get_scope(self, memory: Memory) -> dict[str, str]:
         scope = {"level": memory.level}

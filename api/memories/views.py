@@ -24,6 +24,7 @@ from memories.access import caller_for, memory_for_caller
 from memories.models import Memory
 from memories.selectors import memory_list_active_for_subject
 from memories.services.edits import EditRefused, memory_edit
+from memories.services.integrity import memory_integrity_failures_record
 from memories.services.records import (
     MemoryStateError,
     memory_delete,
@@ -56,13 +57,16 @@ class MemoryListApi(APIView):
         memories = memory_list_active_for_subject(tenant_id=caller.tenant_id, user_id=user_id)
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(memories, request, view=self)
+        memory_integrity_failures_record(memories=page, actor=caller.actor)
         return paginator.get_paginated_response(MemoryOutSerializer(page, many=True).data)
 
 
 class MemoryDetailApi(APIView):
     @extend_schema(responses=MemoryOutSerializer, summary="One memory")
     def get(self, request: Request, memory_id: str) -> Response:
-        memory = memory_for_caller(caller_for(request), memory_id)
+        caller = caller_for(request)
+        memory = memory_for_caller(caller, memory_id)
+        memory_integrity_failures_record(memories=[memory], actor=caller.actor)
         return Response(MemoryOutSerializer(memory).data)
 
     @extend_schema(

@@ -73,6 +73,33 @@ class DecisionSerializer(serializers.Serializer):
     policy_version = serializers.IntegerField()
 
 
+# The id of a message: a short token, as in the audit log's details (no spaces, no free text).
+MESSAGE_ID_PATTERN = r"^[A-Za-z0-9_.:@/+=#-]{1,128}$"
+
+
+class StrictMessageIdField(serializers.RegexField):
+    """A message id that must arrive as text: DRF's CharField would turn a number into one."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(MESSAGE_ID_PATTERN, max_length=128, **kwargs)
+        self.error_messages["invalid"] = "Use the id of a message: letters, digits and _.:@/+=#- only."
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class ConfirmationAcceptSerializer(serializers.Serializer):
+    instruction_message_id = StrictMessageIdField(
+        required=False,
+        help_text=(
+            "agents only, and required for a confirm_by=user confirmation: the id of the message in which the "
+            "person told the agent to confirm it (recorded in the audit log)"
+        ),
+    )
+
+
 class ConfirmationOutSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     state = serializers.CharField()

@@ -9,14 +9,24 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.memories.write_serializers import ConfirmationOutSerializer, DecisionSerializer, WriteRequestSerializer
+from api.memories.write_serializers import (
+    ConfirmationAcceptSerializer,
+    ConfirmationOutSerializer,
+    DecisionSerializer,
+    WriteRequestSerializer,
+)
 from governance.models import Membership
 from governance.pipeline.base import InvalidCandidate
 from governance.vocabulary import Role
 from memories.access import Caller, caller_for
 from memories.models import Confirmation
 from memories.selectors import confirmation_get
-from memories.services.confirmations import ConfirmationError, confirmation_accept, confirmation_decline
+from memories.services.confirmations import (
+    ConfirmationError,
+    ConsentRequired,
+    confirmation_accept,
+    confirmation_decline,
+)
 from memories.services.write import WriteResult, memory_write
 
 
@@ -126,15 +136,40 @@ def _conflict(exc: ConfirmationError) -> Response:
     return Response({"error": "confirmation_closed", "detail": str(exc)}, status=status.HTTP_409_CONFLICT)
 
 
+def consent_required(exc: ConsentRequired) -> Response:
+    return Response(
+        {"error": "consent_required", "fields": {exc.field: [str(exc)]}}, status=status.HTTP_400_BAD_REQUEST
+    )
+
+
 class ConfirmationAcceptApi(APIView):
-    @extend_schema(request=None, responses=ConfirmationOutSerializer, summary="Confirm a pending memory")
+    @extend_schema(
+        request=ConfirmationAcceptSerializer,
+        responses=ConfirmationOutSerializer,
+        summary="Confirm a pending memory",
+        description=(
+            "A person confirms their own pending memory in their session. An agent may confirm one only on the "
+            "person's explicit instruction: it names the message in which they said yes (instruction_message_id, "
+            "recorded in the audit log); without it, or naming the message the inference came from, the answer "
+            "is 400 consent_required and nothing changes."
+        ),
+    )
     def post(self, request: Request, confirmation_id: str) -> Response:
         caller = caller_for(request)
         confirmation = _confirmation_for_caller(caller, confirmation_id)
+        data = ConfirmationAcceptSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
         if confirmation.confirm_by == "admin":
             return _rule_approved(caller, confirmation)
         try:
-            confirmation_accept(confirmation=confirmation, actor=caller.actor)
+            confirmation_accept(
+                confirmation=confirmation,
+                actor=caller.actor,
+                by_agent=caller.is_agent,
+                instruction_message_id=data.validated_data.get("instruction_message_id", ""),
+            )
+        except ConsentRequired as exc:
+            return consent_required(exc)
         except ConfirmationError as exc:
             return _conflict(exc)
         return _settled(confirmation)

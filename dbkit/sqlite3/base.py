@@ -9,6 +9,8 @@ never values; very long ones (bulk inserts) are converted as before, uncached.
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -29,6 +31,20 @@ class CursorWrapper(base.SQLiteCursorWrapper):
         return super().convert_query(query, param_names=param_names)
 
 
+def _create_private(name: object) -> None:
+    """Create a new database file readable by its owner only (0600): SQLite would make it 0644, and its
+    WAL and shared-memory files take the database file's mode."""
+    path = str(name)
+    if not path or path == ":memory:" or path.startswith("file:") or os.path.exists(path):
+        return
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
+    def get_new_connection(self, conn_params: dict) -> object:
+        _create_private(conn_params.get("database", ""))
+        return super().get_new_connection(conn_params)
+
     def create_cursor(self, name: str | None = None) -> CursorWrapper:
         return self.connection.cursor(factory=CursorWrapper)

@@ -6,25 +6,26 @@ last change a deleted row receives) lets an operator undo a mistake from a backu
 ``memory_purged`` whose ``receipt_id`` and counts are the purge receipt; the audit log never held
 content, so it keeps its events.
 
-On SQLite the job turns on ``secure_delete`` (freed pages are zeroed, so the ciphertext doesn't
-linger in the file's free pages) and truncates the write-ahead log after the batch, so no earlier
-page image survives there either. On PostgreSQL the dead tuples are reclaimed by (auto)VACUUM.
-Content is encrypted at rest in every case; an erased subject's data key is already destroyed.
+On SQLite every connection has ``secure_delete`` on (freed pages are zeroed, so the ciphertext doesn't
+linger in the file's free pages) and the job truncates the write-ahead log after the batch, so no
+earlier page image survives there either. On PostgreSQL the touched tables are vacuumed when the
+service may (dbkit/scrub.py says what that does and does not remove). Content is encrypted at rest in
+every case; an erased subject's data key is already destroyed.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from datetime import datetime, timedelta
 from uuid import UUID
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from audit.events import Event
 from audit.services import audit_record
 from dbkit.ids import new_id
+from dbkit.scrub import scrub_after_delete, sqlite_secure_delete_on, sqlite_truncate_wal
 from governance.models import Tenant
 from governance.policy import policy_snapshot_for_tenant
 from governance.vocabulary import Status
@@ -34,6 +35,8 @@ from memories.models import Confirmation, Memory, MemoryVersion
 JOB = "purge"
 ACTOR = job_actor(JOB)
 logger = logging.getLogger("memgov.lifecycle")
+PURGED_TABLES = (Memory, MemoryVersion, Confirmation)
+__all__ = ["memory_purge_one", "purge_run", "sqlite_truncate_wal"]
 
 
 def _purgeable(*, tenant_id: int, cutoff: datetime):  # -> QuerySet[Memory]
@@ -70,41 +73,6 @@ def memory_purge_one(memory_id: UUID, *, tenant_id: int, cutoff: datetime) -> UU
         return receipt_id
 
 
-def _sqlite_secure_delete_on() -> None:
-    if connection.vendor == "sqlite":
-        with connection.cursor() as cursor:
-            cursor.execute("PRAGMA secure_delete = ON")
-
-
-# Another connection's checkpoint (each process's background thread runs one a second) makes ours
-# answer "busy" at once, without waiting: try again for this long before leaving it to the next one.
-TRUNCATE_PATIENCE_SECONDS = 5.0
-
-
-def sqlite_truncate_wal() -> bool:
-    """Copy the WAL into the database and empty it, so no pre-purge page image survives in it.
-
-    True once the log is empty, or on PostgreSQL, which has none; False inside a transaction, where a
-    checkpoint can't run. Readers are waited for by SQLite's busy timeout; a concurrent checkpoint, by
-    trying again.
-    """
-    if connection.vendor != "sqlite":
-        return True
-    if connection.in_atomic_block:
-        return False
-    deadline = time.monotonic() + TRUNCATE_PATIENCE_SECONDS
-    while True:
-        with connection.cursor() as cursor:
-            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            busy, _log, _done = cursor.fetchone()
-        if not busy:
-            return True
-        if time.monotonic() > deadline:
-            logger.warning("purge: WAL checkpoint was blocked; the log is emptied at the next checkpoint")
-            return False
-        time.sleep(0.01)
-
-
 def purge_run(
     *, tenant_id: int | None = None, batch_size: int = DEFAULT_BATCH_SIZE, now: datetime | None = None
 ) -> JobResult:
@@ -113,7 +81,7 @@ def purge_run(
     result = JobResult(JOB)
     budget = batch_size
     with timed_run(result):
-        _sqlite_secure_delete_on()
+        sqlite_secure_delete_on()
         tenants = Tenant.objects.order_by("pk").values_list("pk", flat=True)
         if tenant_id is not None:
             tenants = tenants.filter(pk=tenant_id)
@@ -129,5 +97,6 @@ def purge_run(
                 result.add("purged" if purged else "skipped")
         result.has_more = result.has_more or budget <= 0
         if result["purged"]:
-            sqlite_truncate_wal()
+            # No page image of a purged row may survive in a write-ahead log or free space.
+            scrub_after_delete(tables=PURGED_TABLES)
     return result

@@ -30,9 +30,19 @@ class CommandResult:
     write: WriteResult | None = None
 
 
-def _remember(plan: Plan, *, tenant_id: int, user_id: str, actor: str, agent: AgentClient | None) -> CommandResult:
+def _remember(
+    plan: Plan, *, tenant_id: int, user_id: str, actor: str, agent: AgentClient | None, message_id: str
+) -> CommandResult:
     if plan.confirmation is not None:
-        memory = confirmation_accept(confirmation=plan.confirmation, actor=actor)
+        # An agent relays the person's "remember this" for the pending memory: the message it came in
+        # is the instruction the consent rule asks for (memories.services.confirmations).
+        memory = confirmation_accept(
+            confirmation=plan.confirmation,
+            actor=actor,
+            by_agent=agent is not None,
+            instruction_message_id=message_id,
+            instruction_field="message_id",
+        )
         return CommandResult(plan, executed=True, changed=(memory,))
     command = plan.command
     candidate = Candidate(
@@ -54,7 +64,7 @@ def _remember(plan: Plan, *, tenant_id: int, user_id: str, actor: str, agent: Ag
 
 
 def command_execute(
-    plan: Plan, *, tenant_id: int, user_id: str, actor: str, agent: AgentClient | None = None
+    plan: Plan, *, tenant_id: int, user_id: str, actor: str, agent: AgentClient | None = None, message_id: str = ""
 ) -> CommandResult:
     """Run a ready plan. Destructive plans must have been confirmed by the caller before this.
 
@@ -65,7 +75,7 @@ def command_execute(
         return CommandResult(plan)
     intent = plan.intent
     if intent == Intent.REMEMBER:
-        return _remember(plan, tenant_id=tenant_id, user_id=user_id, actor=actor, agent=agent)
+        return _remember(plan, tenant_id=tenant_id, user_id=user_id, actor=actor, agent=agent, message_id=message_id)
     if intent == Intent.DONT_SAVE:
         session_opt_out(tenant_id=tenant_id, user_id=user_id, session_id=plan.session_id, actor=actor)
         return CommandResult(plan, executed=True)
@@ -90,6 +100,7 @@ def command_run(
     confirm: bool = False,
     only_ids: Collection[str] | None = None,
     agent: AgentClient | None = None,
+    message_id: str = "",
 ) -> CommandResult:
     """Parse, plan and — unless it is destructive and not confirmed — execute a command.
 
@@ -104,4 +115,4 @@ def command_run(
             return CommandResult(plan)
     if plan.ready and plan.destructive and not confirm:
         return CommandResult(plan, needs_confirmation=True)
-    return command_execute(plan, tenant_id=tenant_id, user_id=user_id, actor=actor, agent=agent)
+    return command_execute(plan, tenant_id=tenant_id, user_id=user_id, actor=actor, agent=agent, message_id=message_id)

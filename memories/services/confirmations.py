@@ -16,6 +16,40 @@ class ConfirmationError(ValueError):
     """The confirmation can't be settled (already settled, expired, or four-eyes refused)."""
 
 
+class ConsentRequired(ConfirmationError):
+    """An agent tried to settle a person's confirmation without naming the person's instruction.
+
+    ``field`` names the request field that must carry the id of the message in which the person said yes.
+    """
+
+    def __init__(self, message: str, *, field: str = "instruction_message_id") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def _consent_check(confirmation: Confirmation, *, by_agent: bool, instruction_message_id: str, field: str) -> str:
+    """Who settled a ``confirm_by: user`` confirmation, as the audit log records it.
+
+    The person in their own session settles it outright. An agent only relays the person's word: it must
+    name the message in which they said yes, and that can't be the message the inference was drawn
+    from — otherwise the agent that proposed an inference could approve it itself, and consent would be
+    a formality.
+    """
+    if not by_agent:
+        return "person"
+    if not instruction_message_id:
+        raise ConsentRequired(
+            "an agent may accept this only on the person's explicit instruction: name the message in which "
+            "they said yes",
+            field=field,
+        )
+    if instruction_message_id == confirmation.memory.source_message_id:
+        raise ConsentRequired(
+            "the message the inference was drawn from is not an instruction to confirm it", field=field
+        )
+    return "agent_on_instruction"
+
+
 def _lock(confirmation: Confirmation) -> Confirmation:
     locked = (
         Confirmation.objects.select_for_update(of=("self",))
@@ -29,7 +63,15 @@ def _lock(confirmation: Confirmation) -> Confirmation:
     return locked
 
 
-def _audit(confirmation: Confirmation, memory: Memory, *, event: Event, actor: str, approved_by: str = "") -> None:
+def _audit(
+    confirmation: Confirmation,
+    memory: Memory,
+    *,
+    event: Event,
+    actor: str,
+    approved_by: str = "",
+    consent: dict[str, str] | None = None,
+) -> None:
     audit_record(
         tenant_id=confirmation.tenant_id,
         event=event,
@@ -44,16 +86,32 @@ def _audit(confirmation: Confirmation, memory: Memory, *, event: Event, actor: s
         approved_by=approved_by,
         agent_version=memory.agent.name if memory.agent_id else "",
         policy_version=memory.policy_version,
-        details={"confirmation_id": str(confirmation.pk), "confirm_by": confirmation.confirm_by},
+        details={"confirmation_id": str(confirmation.pk), "confirm_by": confirmation.confirm_by, **(consent or {})},
     )
 
 
 @transaction.atomic
-def confirmation_accept(*, confirmation: Confirmation, actor: str) -> Memory:
-    """Make the pending memory active. Who may call this is checked by the caller (see access rules)."""
+def confirmation_accept(
+    *,
+    confirmation: Confirmation,
+    actor: str,
+    by_agent: bool,
+    instruction_message_id: str = "",
+    instruction_field: str = "instruction_message_id",
+) -> Memory:
+    """Make the pending memory active. Who may call this is checked by the caller (see access rules);
+    an agent settling a person's confirmation must name the person's instruction (ConsentRequired)."""
     confirmation = _lock(confirmation)
     if confirmation.confirm_by == "admin" and actor == confirmation.requested_by:
         raise ConfirmationError("four eyes: the person who proposed a rule can't approve it")
+    consent: dict[str, str] = {}
+    if confirmation.confirm_by == "user":
+        settled_by = _consent_check(
+            confirmation, by_agent=by_agent, instruction_message_id=instruction_message_id, field=instruction_field
+        )
+        consent = {"settled_by": settled_by}
+        if instruction_message_id:
+            consent["instruction_message_id"] = instruction_message_id
     memory = confirmation.memory
     now = timezone.now()
     confirmation.state = Confirmation.State.ACCEPTED
@@ -67,8 +125,8 @@ def confirmation_accept(*, confirmation: Confirmation, actor: str) -> Memory:
         if old is not None:
             memory_archive(memory=old, actor=actor)
     touch_subject(tenant_id=memory.tenant_id, user_id=memory.user_id)
-    _audit(confirmation, memory, event=Event.CONFIRMATION_ACCEPTED, actor=actor, approved_by=actor)
-    _audit(confirmation, memory, event=Event.MEMORY_WRITE_APPROVED, actor=actor, approved_by=actor)
+    _audit(confirmation, memory, event=Event.CONFIRMATION_ACCEPTED, actor=actor, approved_by=actor, consent=consent)
+    _audit(confirmation, memory, event=Event.MEMORY_WRITE_APPROVED, actor=actor, approved_by=actor, consent=consent)
     return memory
 
 

@@ -309,3 +309,26 @@ def memory_delete(*, memory: Memory, actor: str) -> Memory:
         event=Event.MEMORY_DELETED,
         actor=actor,
     )
+
+
+# What a deleted memory may go back to: the statuses a person's own delete leaves from. A pending memory
+# that was declined is gone for good (restoring it would skip the consent it never got).
+RESTORABLE_FROM = frozenset({Status.ACTIVE, Status.PAUSED, Status.ARCHIVED})
+
+
+@transaction.atomic
+def memory_restore(*, memory: Memory, actor: str) -> Memory:
+    """Undo a delete during the purge grace: the memory returns to the status it was deleted from."""
+    from memories.selectors import status_before_delete
+
+    memory = _lock(memory)
+    previous = status_before_delete(memory=memory)
+    if memory.status != Status.DELETED or previous not in RESTORABLE_FROM:
+        raise MemoryStateError("only a memory you deleted can be restored, and only before it is purged")
+    memory.status = previous
+    memory.save(update_fields=["status", "updated_at"])
+    touch_subject(tenant_id=memory.tenant_id, user_id=memory.user_id)
+    _audit_memory(
+        memory, event=Event.MEMORY_RESTORED, actor=actor, details={"from_status": "deleted", "to_status": previous}
+    )
+    return memory

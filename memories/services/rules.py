@@ -125,7 +125,7 @@ def rule_approve(*, tenant_id: int, memory_id: object, actor: str, reason: str =
     activated = approvals >= required
     if activated:
         try:
-            memory = confirmation_accept(confirmation=confirmation, actor=actor)
+            memory = confirmation_accept(confirmation=confirmation, actor=actor, by_agent=False)
         except ConfirmationError as exc:  # four eyes or expiry, re-checked under the same lock
             raise RuleError("not_pending", str(exc)) from exc
     _audit(

@@ -6,6 +6,7 @@ from django.db import transaction
 
 from audit.events import Event
 from audit.services import audit_record
+from dbkit.scrub import scrub_after_delete, sqlite_secure_delete_on
 from governance.vocabulary import Status
 from memories.models import (
     Confirmation,
@@ -16,7 +17,10 @@ from memories.models import (
     Subject,
 )
 from memories.services.records import memory_delete
-from vault.datakeys import data_key_destroy
+from vault.erasure import Tombstone, subject_key_shred
+
+# The content tables an erasure deletes from: scrubbed (WAL truncated / vacuumed) once it commits.
+ERASED_TABLES = (Memory, MemoryVersion, Confirmation, SessionOptOut, Subject)
 
 
 def _subject(*, tenant_id: int, user_id: str) -> Subject:
@@ -75,22 +79,38 @@ def session_clear(*, tenant_id: int, user_id: str, session_id: str, actor: str) 
 
 
 @transaction.atomic
-def subject_erase(*, tenant_id: int, user_id: str, actor: str) -> ErasureReceipt:
-    """Erase a subject: destroy their data key (crypto-shredding), then hard-delete their rows.
+def subject_erase(
+    *, tenant_id: int, user_id: str, actor: str, reapply: Tombstone | None = None
+) -> ErasureReceipt | None:
+    """Erase a subject: tombstone them and destroy their data key (crypto-shredding), then hard-delete
+    their rows; once committed, no copy is left in a WAL or free page (dbkit/scrub.py).
 
-    Destroying the key first means any copy of the ciphertext (a backup, a replica) is unreadable
-    too. Audit events stay: they never held content.
+    The key lives in the key store's own database, so a backup of the content holds no usable copy; a
+    restore of an older key store is undone by ``apply_erasures``, which calls this again with each
+    tombstone (``reapply``): then only what existed at that erasure is erased — a subject id used again
+    later keeps its new memories — and None is returned when nothing was left to erase. Audit events
+    stay: they never held content.
     """
+    sqlite_secure_delete_on()
     memories = Memory.objects.filter(tenant_id=tenant_id, user_id=user_id)
+    if reapply is not None:
+        memories = memories.filter(created_at__lte=reapply.erased_at)
     memory_ids = list(memories.values_list("id", flat=True))
     versions = MemoryVersion.objects.filter(tenant_id=tenant_id, memory_id__in=memory_ids)
     version_count = versions.count()
-    key_destroyed = data_key_destroy(tenant_id=tenant_id, owner=user_id)
+    key_destroyed = subject_key_shred(tenant_id=tenant_id, owner=user_id, reapplying=reapply)
+    subjects = Subject.objects.filter(tenant_id=tenant_id, user_id=user_id)
+    opt_outs = SessionOptOut.objects.filter(tenant_id=tenant_id, user_id=user_id)
+    if reapply is not None:
+        subjects = subjects.filter(created_at__lte=reapply.erased_at)
+        opt_outs = opt_outs.filter(created_at__lte=reapply.erased_at)
+        if not (memory_ids or key_destroyed or subjects.exists() or opt_outs.exists()):
+            return None
     Confirmation.objects.filter(tenant_id=tenant_id, memory_id__in=memory_ids).delete()
     versions.delete()
     memories.delete()
-    SessionOptOut.objects.filter(tenant_id=tenant_id, user_id=user_id).delete()
-    Subject.objects.filter(tenant_id=tenant_id, user_id=user_id).delete()
+    opt_outs.delete()
+    subjects.delete()
     receipt = ErasureReceipt.objects.create(
         tenant_id=tenant_id,
         user_id=user_id,
@@ -99,11 +119,13 @@ def subject_erase(*, tenant_id: int, user_id: str, actor: str) -> ErasureReceipt
         versions_erased=version_count,
         key_destroyed=bool(key_destroyed),
     )
+    transaction.on_commit(lambda: scrub_after_delete(tables=ERASED_TABLES))
     audit_record(
         tenant_id=tenant_id,
         event=Event.SUBJECT_ERASED,
         actor=actor,
         subject_id=user_id,
+        reason_code="erasure_reapplied" if reapply is not None else "",
         details={
             "receipt_id": str(receipt.id),
             "memories": len(memory_ids),

@@ -1,6 +1,7 @@
 """The "My memories" pages: one module per flow, each view thin over the services and selectors."""
 
 from mymemories.views.commands import commands_view
+from mymemories.views.deleted import deleted_view, memory_restore_view
 from mymemories.views.edit import memory_delete_view, memory_edit_view, memory_pause_view, memory_resume_view
 from mymemories.views.erase import erase_receipt_view, erase_view
 from mymemories.views.export import data_view, export_view
@@ -23,6 +24,7 @@ __all__ = [
     "confirmation_decline_view",
     "controls_view",
     "data_view",
+    "deleted_view",
     "erase_receipt_view",
     "erase_view",
     "export_view",
@@ -35,6 +37,7 @@ __all__ = [
     "memory_history_view",
     "memory_list",
     "memory_pause_view",
+    "memory_restore_view",
     "memory_resume_view",
     "memory_rollback_view",
     "preview_view",

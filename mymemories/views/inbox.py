@@ -25,7 +25,7 @@ def inbox_view(request: HttpRequest, person: Caller) -> HttpResponse:
 @person_required
 def confirmation_accept_view(request: HttpRequest, person: Caller, confirmation_id: str) -> HttpResponse:
     try:
-        confirmation_accept(confirmation=own_confirmation(person, confirmation_id), actor=person.actor)
+        confirmation_accept(confirmation=own_confirmation(person, confirmation_id), actor=person.actor, by_agent=False)
     except ConfirmationError:
         messages.error(request, _("This request was already settled or has expired."))
     else:

@@ -13,6 +13,7 @@ from governance import labels
 from memories.access import Caller
 from memories.models import Memory
 from memories.selectors import LIVE_STATUSES, memory_search_for_subject
+from memories.services.integrity import memory_integrity_failures_record
 from mymemories.forms import FilterForm
 from mymemories.views._base import person_required
 
@@ -67,6 +68,7 @@ def memory_list(request: HttpRequest, person: Caller) -> HttpResponse:
         levels=(filters["scope"],) if filters.get("scope") else (),
         statuses=(status,) if status else LIVE_STATUSES,
     )
+    memory_integrity_failures_record(memories=memories, actor=person.actor)
     only = filters.get("group", "")
     filtered = any(filters.get(key) for key in ("q", "type", "status", "scope"))
     return render(

@@ -155,7 +155,8 @@ def test_remember_this_preference_accepts_what_the_agent_asked_about(world):
         actor_label="agent:demo-agent",
         agent=world.demo_agent,
     )
-    body = world.agent_client(world.demo_key).post(URL, {"user_id": "alice", "text": "记住这个偏好"}, "json").json()
+    said = {"user_id": "alice", "text": "记住这个偏好", "message_id": "msg-9"}  # the person's message: consent
+    body = world.agent_client(world.demo_key).post(URL, said, "json").json()
     assert body["executed"] and body["changed"] == [str(pending.memory.id)]
     assert _status(pending.memory) == "active"
 

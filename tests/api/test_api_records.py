@@ -127,7 +127,7 @@ def test_pause_resume_and_delete_are_audited_without_content(world, alice_pref):
     assert agent.post(f"{url}/pause").json()["status"] == "paused"
     assert agent.post(f"{url}/resume").json()["status"] == "active"
     assert agent.delete(url).status_code == 204
-    assert agent.post(f"{url}/resume").status_code == 409
+    assert agent.post(f"{url}/resume").status_code == 404  # deleted: gone for agents (test_api_deleted.py)
     events = list(AuditEvent.objects.filter(memory_id=alice_pref.id).values_list("event", flat=True))
     assert events[-3:] == ["memory_paused", "memory_resumed", "memory_deleted"]
     for row in AuditEvent.objects.filter(memory_id=alice_pref.id).values():

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from django.db import connection
 
+from audit.db import triggers_disabled
 from audit.export import ExportFormat, audit_export_start, audit_export_stream
 from audit.signing import signing_key_load
 from governance.models import Tenant
+from tests.pg_roles import as_owner
 
 RunExport = Callable[..., bytes]
 
@@ -49,3 +53,11 @@ def _jsonl_split(body: bytes) -> tuple[list[dict], dict]:
 def jsonl_split() -> Callable[[bytes], tuple[list[dict], dict]]:
     """(events, manifest) of a JSONL export."""
     return _jsonl_split
+
+
+@contextmanager
+def tampering() -> Iterator[None]:
+    """What someone with the owner's access to the database does: log in as the owner, drop the triggers.
+    Needs committed data (``django_db(transaction=True)``): under the service role it is another login."""
+    with as_owner(), triggers_disabled(connection):
+        yield

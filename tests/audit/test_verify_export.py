@@ -12,15 +12,14 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from django.conf import settings
 from django.core.management import CommandError, call_command
-from django.db import connection
 
 from audit.chain import event_hash
-from audit.db import triggers_disabled
 from audit.events import Event
 from audit.export_verify import export_file_verify
 from audit.models import AuditEvent
 from audit.services import audit_record
 from audit.signing import manifest_sign, public_key_text
+from tests.audit.conftest import tampering
 
 
 @pytest.fixture
@@ -136,17 +135,19 @@ def test_a_manifest_re_signed_with_another_key_fails(chain, run_export, tmp_path
     assert code == 1 and "signed by key" in out and "wrong key, or a forged manifest" in out
 
 
+@pytest.mark.django_db(transaction=True)
 def test_an_export_of_a_chain_tampered_in_the_database_fails(chain, run_export, tmp_path, capsys):
     target = AuditEvent.objects.filter(tenant=chain.demo).order_by("seq")[5]
-    with triggers_disabled(connection):
+    with tampering():
         AuditEvent.objects.filter(pk=target.pk).update(actor="agent:mallory")
     code, out = _verify(_write(tmp_path, run_export(chain.demo)), capsys)
     assert code == 1 and "FAILED at line 6: its content does not match its hash" in out
 
 
+@pytest.mark.django_db(transaction=True)
 def test_an_export_of_a_chain_with_a_row_deleted_in_the_database_fails(chain, run_export, tmp_path, capsys):
     target = AuditEvent.objects.filter(tenant=chain.demo).order_by("seq")[5]
-    with triggers_disabled(connection):
+    with tampering():
         AuditEvent.objects.filter(pk=target.pk).delete()
     code, out = _verify(_write(tmp_path, run_export(chain.demo, fmt="csv"), "x.csv"), capsys)
     assert code == 1 and "FAILED at line 7: expected event #6, found #7" in out

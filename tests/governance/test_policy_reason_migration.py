@@ -7,6 +7,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from governance.models import PolicyVersion
+from tests.pg_roles import as_owner
 
 BEFORE = [("governance", "0004_invitations")]
 AFTER = [("governance", "0005_policy_reason_encrypted")]
@@ -22,6 +23,11 @@ def _migrate(target: list[tuple[str, str]]):  # type: ignore[no-untyped-def]
 
 @pytest.mark.django_db(transaction=True)
 def test_reasons_stored_in_plain_text_are_sealed_by_the_migration():
+    with as_owner():  # migrations run as the tables' owner
+        _reasons_are_sealed()
+
+
+def _reasons_are_sealed() -> None:
     old = _migrate(BEFORE)
     try:
         tenant = old.get_model("governance", "Tenant").objects.create(slug="legacy", name="Legacy")

@@ -21,10 +21,12 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.db import OperationalError, connection
+from django.db import OperationalError
 from django.utils import timezone
 
-from audit.models import AuditEvent
+from audit import tasks as audit_tasks  # noqa: F401 — registers the checkpoint task
+from audit.checkpoints import DirectorySink
+from audit.models import AuditChainHead, AuditEvent
 from audit.verify import verify_chain
 from config.celery import (
     EMBEDDED_BROKER_URL,
@@ -43,6 +45,14 @@ from memories.models import Memory, MergeProposal
 from memories.services.records import NewMemory, memory_create
 
 PERIODIC = {"expire", "invalidate", "unused", "purge", "consolidate", "reembed"}
+
+
+def test_the_beat_schedules_the_audit_checkpoint_as_a_registered_task(monkeypatch):
+    schedule = celery_settings()["beat_schedule"]
+    assert schedule["audit-checkpoint"]["task"] == "memgov.audit.checkpoint" in set(app.tasks)
+    assert schedule["audit-checkpoint"]["schedule"] == 300.0
+    monkeypatch.setenv("MEMGOV_AUDIT_CHECKPOINT_EVERY", "0")
+    assert "audit-checkpoint" not in celery_settings()["beat_schedule"]
 
 
 def test_the_beat_schedules_every_periodic_job_as_a_registered_task():
@@ -204,9 +214,11 @@ def _redis_url() -> Iterator[str]:
         proc.wait(timeout=10)
 
 
-def _database_url() -> str:
-    db = connection.settings_dict
-    if connection.vendor == "sqlite":
+def _database_url(alias: str = "default") -> str:
+    from django.db import connections
+
+    db = connections[alias].settings_dict
+    if connections[alias].vendor == "sqlite":
         return f"sqlite:///{db['NAME']}"
     return f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
@@ -228,6 +240,7 @@ def _worker(
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings",  # production settings, as a deployed worker has
         DATABASE_URL=_database_url(),
+        MEMGOV_KEYS_DATABASE_URL=_database_url("keys"),
         MEMGOV_VAR_DIR=str(var_dir),
         # The shared tree may hold other people's half-finished URL modules; this test is about the worker.
         CELERY_SKIP_CHECKS="1",
@@ -254,8 +267,9 @@ def _worker(
 
 
 def _send(name: str, *, broker_url: str, transport_options: dict | None, queue: str) -> None:
+    kwargs = {} if name.startswith("memgov.audit.") else {"batch_size": 50}
     with app.connection_for_write(broker_url, transport_options=transport_options or {}) as conn:
-        app.send_task(name, kwargs={"batch_size": 50}, queue=queue, connection=conn)
+        app.send_task(name, kwargs=kwargs, queue=queue, connection=conn)
 
 
 @pytest.mark.celery_worker
@@ -307,9 +321,11 @@ def test_a_real_worker_runs_the_jobs_through_the_broker_each_effect_once(world, 
         )
         # The same job twice (a beat tick and an operator, say) and the consolidation, which has to
         # decrypt: the worker shares nothing with this process but the database and the master key.
-        for name in ("memgov.lifecycle.expire", "memgov.lifecycle.expire", "memgov.lifecycle.consolidate"):
+        # Then the audit checkpoint job, which signs each chain head and writes it outside the database.
+        names = ("memgov.lifecycle.expire", "memgov.lifecycle.expire", "memgov.lifecycle.consolidate")
+        for name in (*names, "memgov.audit.checkpoint"):
             _send(name, broker_url=broker_url, transport_options=options, queue=queue)
-        _wait_for(lambda: log.read_text().count("succeeded in") >= 3, timeout=90, what="3 tasks", log=log)
+        _wait_for(lambda: log.read_text().count("succeeded in") >= 4, timeout=90, what="4 tasks", log=log)
         # The worker publishes the jobs' counts: the second expire run found nothing left to do.
         metrics = urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10).read().decode()
         assert 'memgov_lifecycle_items_total{job="expire",outcome="expired"} 3.0' in metrics
@@ -325,6 +341,10 @@ def test_a_real_worker_runs_the_jobs_through_the_broker_each_effect_once(world, 
     assert proposal.user_id == "bob"
     assert proposal.memory.content == "Prefers Markdown tables when comparing options."
     assert verify_chain(tenant_id=world.demo.pk).ok
+    # The worker's checkpoint (in its own var/) names the chain head as it was after the three jobs.
+    checkpoint = DirectorySink(tmp_path / "audit-checkpoints").latest(tenant_id=world.demo.pk)
+    head = AuditChainHead.objects.get(tenant=world.demo)
+    assert checkpoint is not None and (checkpoint.seq, checkpoint.hash) == (head.seq, head.head_hash)
 
 
 @pytest.mark.celery_worker

@@ -127,7 +127,9 @@ def test_an_accepted_proposal_archives_its_sources(world):
     _run(T0 + timedelta(minutes=1))
     proposal = MergeProposal.objects.get()
     with time_machine.travel(T0 + timedelta(minutes=2), tick=False):
-        confirmation_accept(confirmation=Confirmation.objects.get(memory=proposal.memory), actor="user:alice")
+        confirmation_accept(
+            confirmation=Confirmation.objects.get(memory=proposal.memory), actor="user:alice", by_agent=False
+        )
 
     result = _run(T0 + timedelta(minutes=3))
 

@@ -3,6 +3,7 @@ database; only a bearer token holder, or a direct local connection when no token
 
 from __future__ import annotations
 
+import pytest
 from django.test import override_settings
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -11,6 +12,25 @@ from audit.services import audit_record
 from governance.pipeline.base import Candidate, Scope
 from governance.vocabulary import Level, MemoryType, SourceType
 from memories.services.write import memory_write
+
+
+@pytest.fixture(autouse=True)
+def _tenant_names_on(request, settings):
+    """Most tests here read the per-tenant gauges by slug, as an operator who opts in would."""
+    settings.MEMGOV_METRICS_TENANT_NAMES = "no_tenant_names" not in request.node.name
+
+
+def test_by_default_metrics_name_no_tenant_no_tenant_names(client, world):
+    text = client.get("/metrics").content.decode()
+    assert f'tenant="{world.demo.pk}"' in text and f'tenant="{world.acme.pk}"' in text
+    assert 'tenant="demo"' not in text and "acme" not in text
+
+
+def test_a_scrape_from_elsewhere_needs_the_token_no_tenant_names(client, world, settings):
+    settings.MEMGOV_METRICS_TOKEN = "scrape-token-123"
+    assert client.get("/metrics").status_code == 404
+    assert client.get("/metrics", HTTP_AUTHORIZATION="Bearer wrong").status_code == 404
+    assert client.get("/metrics", HTTP_AUTHORIZATION="Bearer scrape-token-123").status_code == 200
 
 
 def samples(response) -> dict[tuple[str, tuple], float]:

@@ -1,11 +1,24 @@
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from audit.verify import verify_chain
+from audit.verify import ChainReport, verify_chain
 from governance.models import Tenant
 
 
+def _ok_line(slug: str, report: ChainReport) -> str:
+    checkpoint = report.checkpoint
+    compared = (
+        f"matches checkpoint #{checkpoint.seq} of {checkpoint.at}"
+        if checkpoint
+        else "no checkpoint yet (nothing outside the database to compare with)"
+    )
+    return f"{slug}: OK, {report.events} events; {compared}"
+
+
 class Command(BaseCommand):
-    help = "Walk the audit hash chains; exit 1 naming the first changed, removed or reordered event."
+    help = (
+        "Walk the audit hash chains and compare each with its latest signed checkpoint; exit 1 naming what is "
+        "wrong (an edited, removed or reordered event; truncated after #N; rewritten; head missing)."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--tenant", help="slug; all tenants when omitted")
@@ -20,10 +33,15 @@ class Command(BaseCommand):
         for row in tenants:
             report = verify_chain(tenant_id=row.pk)
             if report.ok:
-                self.stdout.write(f"{row.slug}: OK, {report.events} events")
+                self.stdout.write(_ok_line(row.slug, report))
+                continue
+            failed = True
+            if report.first_bad_id is not None:
+                where = f" at event #{report.first_bad_seq} (id {report.first_bad_id})"
+            elif report.first_bad_seq is not None:
+                where = f" at event #{report.first_bad_seq}"
             else:
-                failed = True
-                where = f"event #{report.first_bad_seq} (id {report.first_bad_id})"
-                self.stdout.write(f"{row.slug}: TAMPERED at {where}: {report.problem}")
+                where = ""
+            self.stdout.write(f"{row.slug}: TAMPERED{where}: {report.problem}")
         if failed:
             raise SystemExit(1)
