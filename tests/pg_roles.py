@@ -68,4 +68,20 @@ def as_owner(alias: str = "default") -> Iterator[None]:
     try:
         yield
     finally:
+        # What the owner did may have created tables (a test that migrates back and forth): grant the
+        # service role its rights on them, as ``migrate`` does in production (audit/apps.py).
+        if _tables_without_grants(alias, role[0]):
+            from audit.pg_roles import service_role_grant
+
+            service_role_grant(connections[alias], role=role[0])
         _login(alias, *role)
+
+
+def _tables_without_grants(alias: str, role: str) -> int:
+    with connections[alias].cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+            " WHERE n.nspname = 'public' AND c.relkind = 'r' AND NOT has_table_privilege(%s, c.oid, 'SELECT')",
+            [role],
+        )
+        return cursor.fetchone()[0]
