@@ -33,6 +33,7 @@ LIFECYCLE_EVERY_DEFAULTS = {
     "consolidate": 3600,
     "purge": 3600,
     "unused": 6 * 3600,
+    "sessions_purge": 3600,
 }
 
 

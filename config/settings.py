@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "vault",
     "governance",
     "memories",
+    "conversations",
     "audit",
     "api",
     "mymemories",
@@ -196,3 +197,13 @@ LOGGING = {
     # presidio logs every analysis call at INFO; keep its warnings only.
     "loggers": {"presidio-analyzer": {"level": "WARNING"}},
 }
+
+# --- Sessions --------------------------------------------------------------------------------
+# The longest content (and state delta, as JSON) one session event may carry, in characters.
+MEMGOV_SESSION_MAX_EVENT_CHARS = envint("MEMGOV_SESSION_MAX_EVENT_CHARS", 64_000)
+# An optional LLM summarizer for compaction (an OpenAI-compatible chat completions URL); unset, the
+# deterministic summarizer runs, offline.
+MEMGOV_SUMMARIZER_URL = envstr("MEMGOV_SUMMARIZER_URL", "")
+MEMGOV_SUMMARIZER_MODEL = envstr("MEMGOV_SUMMARIZER_MODEL", "")
+MEMGOV_SUMMARIZER_API_KEY = envsecret("MEMGOV_SUMMARIZER_API_KEY")
+MEMGOV_SUMMARIZER_TIMEOUT = envint("MEMGOV_SUMMARIZER_TIMEOUT", 30)

@@ -35,6 +35,11 @@ def _positive_int(doc: dict[str, Any], name: str) -> int:
     return value
 
 
+def _optional_positive_int(doc: dict[str, Any], name: str, default: int) -> int:
+    """A key added after the first policy versions were stored: absent means the shipped default."""
+    return _positive_int(doc, name) if name in doc else default
+
+
 def snapshot_from_document(document: dict[str, Any], *, version: int) -> PolicySnapshot:
     ttl = document.get("ttl_by_type")
     if not isinstance(ttl, dict):
@@ -57,6 +62,12 @@ def snapshot_from_document(document: dict[str, Any], *, version: int) -> PolicyS
         min_inference_confidence=float(confidence),
         max_unused_days=_positive_int(document, "max_unused_days"),
         purge_grace_days=_positive_int(document, "purge_grace_days"),
+        session_retention_days=_optional_positive_int(
+            document, "session_retention_days", PolicySnapshot.session_retention_days
+        ),
+        session_snapshot_interval=_optional_positive_int(
+            document, "session_snapshot_interval", PolicySnapshot.session_snapshot_interval
+        ),
     )
 
 

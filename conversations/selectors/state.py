@@ -1,0 +1,59 @@
+"""The state of a session: at its leaf or at any event it can see (time travel), merged with the app and
+user state it shares."""
+
+from __future__ import annotations
+
+from conversations.models import Event, ScopedState, Session, Snapshot
+from conversations.selectors.events import Position, deltas_since_base
+from conversations.state import State, apply_delta, loads, merged_view
+from conversations.vocabulary import APP_PREFIX, USER_PREFIX
+from vault.fields import decrypt_column
+
+
+def leaf_position(session: Session) -> Position | None:
+    if session.leaf_id is None:
+        return None
+    return Position(
+        session.leaf_id, session.pk, session.leaf_seq, session.leaf_depth, session.leaf_base_id, session.leaf_since_base
+    )
+
+
+def state_at_position(*, tenant_id: int, position: Position | None) -> State:
+    """The session-scope state just after the event at ``position``: its snapshot base, then the deltas
+    after it (at most the snapshot interval)."""
+    if position is None:
+        return {}
+    state: State = {}
+    if position.base_id is not None:
+        blob = Snapshot.objects.filter(event_id=position.base_id).values_list("values", flat=True).first()
+        if blob is not None:
+            base = decrypt_column(
+                Snapshot, "values", tenant_id=tenant_id, record_id=str(position.base_id), blob=bytes(blob)
+            )
+            state = loads(base) or {}
+    if position.since_base == 0:
+        return state
+    for event_id, blob in deltas_since_base(tenant_id=tenant_id, position=position):
+        delta = loads(decrypt_column(Event, "state_delta", tenant_id=tenant_id, record_id=str(event_id), blob=blob))
+        apply_delta(state, {k: v for k, v in delta.items() if not k.startswith((APP_PREFIX, USER_PREFIX))})
+    return state
+
+
+def scoped_state(*, tenant_id: int, app: str, user_id: str) -> State:
+    """The current app state (``user_id=""``) or user state of a subject in an app."""
+    row = ScopedState.objects.filter(tenant_id=tenant_id, app=app, user_id=user_id).first()
+    return (loads(row.values) or {}) if row is not None else {}
+
+
+def session_state_at(*, session: Session, at: Position | None = None) -> State:
+    """The merged view (app, user, then session state) at ``at`` (default: the leaf).
+
+    Session state is time-travelled; app and user state are shared with other sessions and always
+    current, so what another session changed since is what this one sees too.
+    """
+    position = at if at is not None else leaf_position(session)
+    return merged_view(
+        app=scoped_state(tenant_id=session.tenant_id, app=session.app, user_id=""),
+        user=scoped_state(tenant_id=session.tenant_id, app=session.app, user_id=session.user_id),
+        session=state_at_position(tenant_id=session.tenant_id, position=position),
+    )
