@@ -79,6 +79,7 @@ class ScopedState(models.Model):
     subject across their sessions of the app), as one sealed JSON object. Changed only by the deltas of
     appended events; not time-travelled (see docs/sessions.md)."""
 
+    id = models.UUIDField(primary_key=True, default=new_id, editable=False)
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+", db_index=False)
     app = models.CharField(max_length=128)
     user_id = models.CharField(max_length=128, blank=True)

@@ -14,16 +14,18 @@ are never sent to a model.
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import connection
+
 from conversations.models import Event, Session
-from conversations.selectors.events import branch_events
+from conversations.sql import as_uuid, table, uuid_param
 from conversations.vocabulary import PROJECTED_ROLES, EventKind
 from memories.read.tokens import estimate_tokens
 
 MESSAGE_OVERHEAD = 4  # tokens a chat format spends per message on its role and separators
-WINDOW = 256  # events fetched per step of the walk back from the leaf
 
 
 @dataclass
@@ -71,30 +73,49 @@ def _message(event: Event, content: str | None = None) -> dict[str, Any]:
     return message
 
 
-def _tail(session: Session, budget: int) -> tuple[Event | None, list[Event]]:
-    """The latest compaction on the branch and the projectable events after what it covers, oldest
-    first — read back from the leaf in windows, stopping once the budget is spent or a summary found."""
+def _since_summary(session: Session) -> list[tuple[uuid.UUID, int, str, int]]:
+    """(id, depth, kind, tokens) of the branch from its latest compaction (or the root) to the leaf, oldest
+    first: one walk up from the leaf that goes no further than a compaction. No content is read."""
+    events = table(Event)
+    sql = (
+        f"WITH RECURSIVE up(id, parent_id, depth, kind, tokens) AS ("  # noqa: S608
+        f" SELECT id, parent_id, depth, kind, tokens FROM {events} WHERE id = %s AND tenant_id = %s"
+        f" UNION ALL SELECT e.id, e.parent_id, e.depth, e.kind, e.tokens FROM {events} e JOIN up ON e.id = up.parent_id"
+        "  WHERE up.kind != %s AND e.tenant_id = %s)"
+        " SELECT id, depth, kind, tokens FROM up ORDER BY depth"
+    )
+    params = [uuid_param(session.leaf_id), session.tenant_id, EventKind.COMPACTION.value, session.tenant_id]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [(as_uuid(row[0]), row[1], row[2], row[3]) for row in cursor.fetchall()]  # type: ignore[misc]
+
+
+def _tail(session: Session) -> tuple[Event | None, list[tuple[uuid.UUID, int, str, int]]]:
+    """The latest compaction on the branch, and the projectable events after what it covers."""
     if session.leaf_id is None:
         return None, []
-    limit = WINDOW
-    while True:
-        events = branch_events(tenant_id=session.tenant_id, leaf_id=session.leaf_id, limit=limit)
-        compaction = next((e for e in reversed(events) if e.kind == EventKind.COMPACTION), None)
-        through = (compaction.meta or {}).get("through_depth", 0) if compaction is not None else 0
-        after = [
-            e
-            for e in events
-            if e.depth > through and e.kind != EventKind.COMPACTION and EventKind(e.kind) in PROJECTED_ROLES
-        ]
-        reached_root = len(events) < limit
-        spent = sum(e.tokens + MESSAGE_OVERHEAD for e in after) > budget
-        if compaction is not None or reached_root or spent:
-            return compaction, after
-        limit *= 4
+    rows = _since_summary(session)
+    compaction = None
+    through = 0
+    if rows and rows[0][2] == EventKind.COMPACTION:
+        compaction = Event.objects.get(pk=rows[0][0])
+        through = (compaction.meta or {}).get("through_depth", 0)
+    after = [row for row in rows if row[1] > through and row[2] != EventKind.COMPACTION]
+    return compaction, [row for row in after if EventKind(row[2]) in PROJECTED_ROLES]
 
 
 def session_context_build(*, session: Session, token_budget: int) -> Projection:
-    compaction, after = _tail(session, token_budget)
+    compaction, rows = _tail(session)
+    # Only the events that can fit are read (and opened): the newest ones, within the budget.
+    fitting, spent = [], 0
+    for row in reversed(rows):
+        fitting.append(row[0])
+        spent += row[3] + MESSAGE_OVERHEAD
+        if spent > token_budget:
+            break
+    by_id = {e.pk: e for e in Event.objects.filter(pk__in=fitting, tenant_id=session.tenant_id)}
+    after = [by_id[row[0]] for row in rows if row[0] in by_id]
+    unread = len(rows) - len(after)
     projection = Projection(summary_event_id=str(compaction.pk) if compaction is not None else None)
     left = token_budget
     newest: dict[str, Any] | None = None
@@ -128,7 +149,7 @@ def session_context_build(*, session: Session, token_budget: int) -> Projection:
             break
         earlier.append(_message(event))
         left -= cost
-    projection.omitted = len(after) - len(earlier)
+    projection.omitted = unread + len(after) - len(earlier)
     projection.messages = [*([summary] if summary else []), *reversed(earlier), *([newest] if newest else [])]
     projection.tokens = token_budget - left
     return projection

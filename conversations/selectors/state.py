@@ -3,8 +3,13 @@ user state it shares."""
 
 from __future__ import annotations
 
+import uuid
+
+from django.db import connection
+
 from conversations.models import Event, ScopedState, Session, Snapshot
 from conversations.selectors.events import Position, deltas_since_base
+from conversations.sql import table, uuid_param
 from conversations.state import State, apply_delta, loads, merged_view
 from conversations.vocabulary import APP_PREFIX, USER_PREFIX
 from vault.fields import decrypt_column
@@ -18,6 +23,14 @@ def leaf_position(session: Session) -> Position | None:
     )
 
 
+def _snapshot_blob(event_id: uuid.UUID) -> bytes | None:
+    sql = f"SELECT {connection.ops.quote_name('values')} FROM {table(Snapshot)} WHERE event_id = %s"  # noqa: S608
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [uuid_param(event_id)])
+        row = cursor.fetchone()
+    return bytes(row[0]) if row is not None else None
+
+
 def state_at_position(*, tenant_id: int, position: Position | None) -> State:
     """The session-scope state just after the event at ``position``: its snapshot base, then the deltas
     after it (at most the snapshot interval)."""
@@ -25,7 +38,7 @@ def state_at_position(*, tenant_id: int, position: Position | None) -> State:
         return {}
     state: State = {}
     if position.base_id is not None:
-        blob = Snapshot.objects.filter(event_id=position.base_id).values_list("values", flat=True).first()
+        blob = _snapshot_blob(position.base_id)
         if blob is not None:
             base = decrypt_column(
                 Snapshot, "values", tenant_id=tenant_id, record_id=str(position.base_id), blob=bytes(blob)

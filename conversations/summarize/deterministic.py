@@ -136,6 +136,8 @@ def summarize_deterministic(source: SummaryInput) -> Summary:
     for key, lines in parse(source.previous).items():  # roll the previous summary up
         summary.lines[key].extend(lines)
     reader = _Reader(summary)
+    if summary.lines["goal"] or any(state.get("goal") for _, state in source.tasks):
+        reader.goal = ("", 0)  # the goal is known: the first user sentence is read like the others
     for event in source.events:
         if event.kind == EventKind.USER_MESSAGE:
             reader.user(event)
@@ -146,7 +148,7 @@ def summarize_deterministic(source: SummaryInput) -> Summary:
             call = f" for {event.tool_call_id}" if event.tool_call_id else ""
             summary.add("tools", f"{event.result_type or 'query'} result{call}", event.seq)
     _tasks(summary, source)
-    if reader.goal is not None and not summary.lines["goal"]:
+    if reader.goal is not None and reader.goal[0] and not summary.lines["goal"]:
         summary.add("goal", *reader.goal)
     for fact, seq in reader.facts:
         summary.add("facts", fact, seq)

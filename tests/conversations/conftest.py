@@ -22,10 +22,15 @@ def make_session(world: Any) -> Callable[..., Session]:
 
 
 def append(session: Session, *items: str | NewEvent, actor: str = "test") -> list[Event]:
-    """Append messages (a str is a user message) in one call; returns the stored events."""
+    """Append messages (a str is a user message), a hundred per call; returns the stored events."""
     events = [NewEvent(kind="user_message", content=item) if isinstance(item, str) else item for item in items]
-    appended = session_events_append(tenant_id=session.tenant_id, session_id=session.pk, events=events, actor=actor)
-    return [item.event for item in appended]
+    stored: list[Event] = []
+    for start in range(0, len(events), 100):
+        appended = session_events_append(
+            tenant_id=session.tenant_id, session_id=session.pk, events=events[start : start + 100], actor=actor
+        )
+        stored += [item.event for item in appended]
+    return stored
 
 
 def fresh(session: Session) -> Session:
