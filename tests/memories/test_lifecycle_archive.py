@@ -99,7 +99,7 @@ def test_a_huge_task_is_archived_in_bounded_calls(world, make_memory, monkeypatc
 def test_an_operator_can_archive_a_finished_task_from_the_command_line(world, make_memory, capsys):
     memory = _task_memory(make_memory, world.demo, "step 1 done")
     call_command("run_lifecycle", "--job", "archive", "--tenant", "demo", "--task-id", "task-42")
-    assert capsys.readouterr().out.strip() == "archive: found=1 archived=1 remaining=0"
+    assert capsys.readouterr().out.strip() == "archive: found=1 archived=1 remaining=0 states_archived=0"
     assert Memory.objects.get(pk=memory.pk).status == Status.ARCHIVED
     with pytest.raises(CommandError, match="--tenant and --task-id"):
         call_command("run_lifecycle", "--job", "archive", "--tenant", "demo")
