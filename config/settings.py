@@ -169,6 +169,15 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Choice sets that share a field name ("type", "state", "approval_status") with another set: each named.
+    "ENUM_NAME_OVERRIDES": {
+        "TypeEnum": "governance.vocabulary.MEMORY_TYPE_VALUES",
+        "ToolResultTypeEnum": "conversations.vocabulary.TOOL_RESULT_TYPE_VALUES",
+        "SessionStateEnum": "conversations.vocabulary.SESSION_STATE_VALUES",
+        "RequestedSessionStateEnum": "conversations.vocabulary.REQUESTED_STATE_VALUES",
+        "ApprovalStatusEnum": "conversations.vocabulary.APPROVAL_STATUS_VALUES",
+        "ApprovalOutcomeEnum": "conversations.vocabulary.APPROVAL_OUTCOME_VALUES",
+    },
 }
 
 # --- memgov ----------------------------------------------------------------------------------

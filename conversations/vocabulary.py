@@ -84,3 +84,10 @@ class TaskStatus(StrEnum):
 APP_PREFIX = "app:"
 USER_PREFIX = "user:"
 TASK_PREFIX = "task:"
+
+# The choice sets the OpenAPI document names (config/settings.py ENUM_NAME_OVERRIDES).
+SESSION_STATE_VALUES = [s.value for s in SessionState]
+REQUESTED_STATE_VALUES = [s.value for s in REQUESTABLE_STATES]
+TOOL_RESULT_TYPE_VALUES = [t.value for t in ToolResultType]
+APPROVAL_STATUS_VALUES = [s.value for s in ApprovalStatus]
+APPROVAL_OUTCOME_VALUES = [s.value for s in ApprovalStatus if s != ApprovalStatus.NONE]

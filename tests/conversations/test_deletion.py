@@ -61,7 +61,9 @@ def test_a_deleted_session_keeps_only_what_its_forks_need_until_they_go_too(worl
     done = delete(source)
     assert done.events_kept_for_forks == 4 and done.events_deleted == 6
     assert session_get(tenant_id=world.demo.pk, session_id=source.pk) is None
-    assert source.pk not in set(sessions_for_subject(tenant_id=world.demo.pk, user_id="alice").values_list("pk", flat=True))
+    assert source.pk not in set(
+        sessions_for_subject(tenant_id=world.demo.pk, user_id="alice").values_list("pk", flat=True)
+    )
     remainder = Session.objects.get(pk=source.pk)
     assert remainder.deleted_at is not None and remainder.title is None
     fork = fresh(fork)

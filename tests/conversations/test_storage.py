@@ -35,7 +35,7 @@ def _sealed_columns() -> list[bytes]:
         with connection.cursor() as cursor:
             for name in fields:
                 column = connection.ops.quote_name(name)
-                cursor.execute(f"SELECT {column} FROM {connection.ops.quote_name(model._meta.db_table)}")  # noqa: S608
+                cursor.execute(f"SELECT {column} FROM {connection.ops.quote_name(model._meta.db_table)}")
                 blobs += [bytes(row[0]) for row in cursor.fetchall() if row[0] is not None]
     return blobs
 
@@ -43,7 +43,9 @@ def _sealed_columns() -> list[bytes]:
 @pytest.mark.django_db(transaction=True)
 def test_the_database_holds_no_session_content_in_plaintext(world, make_session):
     session = make_session(title=f"Trip {WORDS[3]}")
-    deltas = [NewEvent(kind="state_delta", state_delta={"note": f"{WORDS[2]} {i}", "user:x": WORDS[2]}) for i in range(55)]
+    deltas = [
+        NewEvent(kind="state_delta", state_delta={"note": f"{WORDS[2]} {i}", "user:x": WORDS[2]}) for i in range(55)
+    ]
     append(session, f"We talked about the {WORDS[0]} at length.", f"用户喜欢{WORDS[1]}。", *deltas)
     event, _ = session_compact(tenant_id=world.demo.pk, session_id=session.pk, actor="test")
     assert WORDS[0] in event.content  # the summary repeats it: so it must be sealed too
