@@ -48,7 +48,7 @@ def test_append_one_or_a_batch_and_read_the_branch_back(world, agent, session):
     ]}).json()  # fmt: skip
     assert [e["seq"] for e in batch["events"]] == [2, 3, 4] and batch["leaf_id"] == batch["events"][-1]["id"]
     branch = world.user_client(world.alice).get(url(session, "/events")).json()
-    assert [e["content"] for e in branch["events"]][0] == "Where is my refund?" and not branch["has_more"]
+    assert next(e["content"] for e in branch["events"]) == "Where is my refund?" and not branch["has_more"]
     page = agent.get(url(session, "/events?limit=2")).json()
     assert [e["seq"] for e in page["events"]] == [3, 4] and page["has_more"]
     earlier = agent.get(url(session, f"/events?limit=2&leaf={page['next_leaf']}")).json()

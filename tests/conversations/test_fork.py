@@ -28,7 +28,7 @@ def contents(session) -> list[str]:
 
 def test_a_fork_shares_the_prefix_without_copying_it(world, make_session):
     source = make_session(title="Trip planning")
-    one, two, three = append(source, "one", NewEvent(kind="state_delta", state_delta={"city": "Paris"}), "three")
+    _one, two, _three = append(source, "one", NewEvent(kind="state_delta", state_delta={"city": "Paris"}), "three")
     stored = Event.objects.count()
     branch = fork(source, two)
     assert Event.objects.count() == stored  # nothing copied

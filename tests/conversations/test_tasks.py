@@ -35,7 +35,7 @@ def put(session, **values):
 def test_every_change_is_an_event_and_any_earlier_state_can_be_recovered(world, make_session):
     session = make_session()
     first, _ = put(session, goal="Decide on the refund", current_step="collect_order")
-    second, _ = put(
+    _second, _ = put(
         session, goal="Decide on the refund", current_step="check_invoice", completed_steps=["collect_order"]
     )
     now = task_state_get(session=fresh(session), task_id=TASK)
