@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 from api.sessions.serializers import ident
 from conversations.access import session_for_caller
 from conversations.selectors.events import event_visible_to
-from conversations.selectors.tasks import task_state_get
+from conversations.selectors.tasks import task_known, task_state_get
 from conversations.services.tasks import task_state_update
 from conversations.validation import IDENT
 from conversations.vocabulary import ApprovalStatus, TaskStatus
@@ -52,6 +52,17 @@ class TaskStateOut(TaskStateIn):
     at_event_id = serializers.UUIDField(allow_null=True, help_text="the event the state was read at")
 
 
+def _query(serializer: type[serializers.Serializer], request: Request, *, tenant_id: int, task_id: str) -> dict:
+    """The query, checked; when it is malformed and the tenant has no such task, a 404 rather than a 400:
+    another tenant learns nothing from how its request was refused."""
+    query = serializer(data=request.query_params)
+    if not query.is_valid():
+        if not task_known(tenant_id=tenant_id, task_id=task_id):
+            raise NotFound("No such task here: name the session that holds (or will hold) its state, ?session_id=.")
+        raise ValidationError(query.errors)
+    return dict(query.validated_data)
+
+
 def _task_id(task_id: str) -> str:
     if not IDENT.match(task_id):
         raise ValidationError(
@@ -69,12 +80,11 @@ class TaskStateApi(APIView):
     def get(self, request: Request, task_id: str) -> Response:
         caller = caller_for(request)
         _task_id(task_id)
-        query = TaskQuery(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        session = session_for_caller(caller, query.validated_data["session_id"])
+        query = _query(TaskQuery, request, tenant_id=caller.tenant_id, task_id=task_id)
+        session = session_for_caller(caller, query["session_id"])
         at = None
-        if "at" in query.validated_data:
-            at = event_visible_to(session=session, event_id=query.validated_data["at"])
+        if "at" in query:
+            at = event_visible_to(session=session, event_id=query["at"])
             if at is None:
                 raise ValidationError({"at": ["No such event in this session."]})
         state = task_state_get(session=session, task_id=task_id, at=at)
@@ -93,9 +103,8 @@ class TaskStateApi(APIView):
     def put(self, request: Request, task_id: str) -> Response:
         caller = caller_for(request)
         _task_id(task_id)
-        query = TaskPutQuery(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        session = session_for_caller(caller, query.validated_data["session_id"])
+        query = _query(TaskPutQuery, request, tenant_id=caller.tenant_id, task_id=task_id)
+        session = session_for_caller(caller, query["session_id"])
         data = TaskStateIn(data=request.data)
         data.is_valid(raise_exception=True)
         event, values = task_state_update(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from conversations.models import Session
+from conversations.models import Event, Session
 from conversations.selectors.events import Position
 from conversations.selectors.state import leaf_position, state_at_position
 from conversations.tasks_state import task_key, task_values
@@ -17,6 +17,11 @@ class TaskState:
     session_id: str
     values: dict[str, Any]
     at_event_id: str | None  # the event the state was read at
+
+
+def task_known(*, tenant_id: int, task_id: str) -> bool:
+    """Whether any session of the tenant holds an event of this task."""
+    return Event.objects.filter(tenant_id=tenant_id, task_id=task_id).exists()
 
 
 def task_state_get(*, session: Session, task_id: str, at: Position | None = None) -> TaskState | None:

@@ -175,6 +175,7 @@ def test_task_state_over_the_api(world, agent, session):
     assert agent.put(path, {"approval_status": "maybe"}, format="json").status_code == 400
     assert agent.put(path, {"completed_steps": "one"}, format="json").status_code == 400
     assert agent.get("/api/v1/tasks/refund-001").status_code == 400  # session_id is required
+    assert agent.get("/api/v1/tasks/no-such-task").status_code == 404  # …unless the task is unknown here
     assert agent.get("/api/v1/tasks/bad%20id?session_id=" + session["id"]).status_code == 400
     done = post(agent, "/api/v1/tasks/refund-001/complete").json()
     assert done["archived"] == 0 and agent.get(path).json()["status"] == "archived"
