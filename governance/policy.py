@@ -9,8 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from django.conf import settings
-from django.db.models import TextField
-from django.db.models.functions import Cast
+from django.db import connection
 
 from governance.models import PolicyVersion
 from governance.pipeline.base import PolicySnapshot
@@ -82,12 +81,12 @@ def snapshot_from_text(document: str, *, version: int) -> PolicySnapshot:
 
 
 def policy_snapshot_for_tenant(*, tenant_id: int) -> PolicySnapshot:
-    row = (
-        PolicyVersion.objects.filter(tenant_id=tenant_id)
-        .order_by("-version")
-        .values_list("version", Cast("document", TextField()))
-        .first()
-    )
+    # Raw SQL: session appends read this on every call, and building the ORM query cost more than running it.
+    table = connection.ops.quote_name(PolicyVersion._meta.db_table)
+    sql = f"SELECT version, CAST(document AS TEXT) FROM {table} WHERE tenant_id = %s ORDER BY version DESC LIMIT 1"  # noqa: S608
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tenant_id])
+        row = cursor.fetchone()
     if row is None:
         return snapshot_from_document(default_policy_document(), version=0)
     version, document = row

@@ -54,8 +54,8 @@ class Session(models.Model):
 
     class Meta:
         indexes = [
-            # Resume: a subject's sessions of an app, most recently active first.
-            models.Index(fields=["tenant", "user_id", "app", "last_active_at"], name="session_resume"),
+            # Resume: a subject's sessions, most recently active first (of one app: filtered on the way).
+            # One index, not one more with the app: every append moves last_active_at in each.
             models.Index(fields=["tenant", "user_id", "last_active_at"], name="session_subject"),
             models.Index(fields=["state", "ended_at"], name="session_retention"),
             models.Index(

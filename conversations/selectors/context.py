@@ -21,6 +21,7 @@ from typing import Any
 from django.db import connection
 
 from conversations.models import Event, Session
+from conversations.selectors.events import StoredEvent, events_by_id
 from conversations.sql import as_uuid, table, uuid_param
 from conversations.vocabulary import PROJECTED_ROLES, EventKind
 from memories.read.tokens import estimate_tokens
@@ -60,7 +61,7 @@ def _cut_lines(text: str, budget: int) -> str:
     return "\n".join(lines)
 
 
-def _message(event: Event, content: str | None = None) -> dict[str, Any]:
+def _message(event: StoredEvent, content: str | None = None) -> dict[str, Any]:
     message = {
         "role": PROJECTED_ROLES[EventKind(event.kind)],
         "kind": event.kind,
@@ -90,7 +91,7 @@ def _since_summary(session: Session) -> list[tuple[uuid.UUID, int, str, int]]:
         return [(as_uuid(row[0]), row[1], row[2], row[3]) for row in cursor.fetchall()]  # type: ignore[misc]
 
 
-def _tail(session: Session) -> tuple[Event | None, list[tuple[uuid.UUID, int, str, int]]]:
+def _tail(session: Session) -> tuple[StoredEvent | None, list[tuple[uuid.UUID, int, str, int]]]:
     """The latest compaction on the branch, and the projectable events after what it covers."""
     if session.leaf_id is None:
         return None, []
@@ -98,7 +99,7 @@ def _tail(session: Session) -> tuple[Event | None, list[tuple[uuid.UUID, int, st
     compaction = None
     through = 0
     if rows and rows[0][2] == EventKind.COMPACTION:
-        compaction = Event.objects.get(pk=rows[0][0])
+        compaction = events_by_id(tenant_id=session.tenant_id, ids=[rows[0][0]])[0]
         through = (compaction.meta or {}).get("through_depth", 0)
     after = [row for row in rows if row[1] > through and row[2] != EventKind.COMPACTION]
     return compaction, [row for row in after if EventKind(row[2]) in PROJECTED_ROLES]
@@ -113,7 +114,7 @@ def session_context_build(*, session: Session, token_budget: int) -> Projection:
         spent += row[3] + MESSAGE_OVERHEAD
         if spent > token_budget:
             break
-    by_id = {e.pk: e for e in Event.objects.filter(pk__in=fitting, tenant_id=session.tenant_id)}
+    by_id = {e.pk: e for e in events_by_id(tenant_id=session.tenant_id, ids=fitting)}
     after = [by_id[row[0]] for row in rows if row[0] in by_id]
     unread = len(rows) - len(after)
     projection = Projection(summary_event_id=str(compaction.pk) if compaction is not None else None)

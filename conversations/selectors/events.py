@@ -7,13 +7,18 @@ sessions without any of it having been copied.
 
 from __future__ import annotations
 
+import json
 import uuid
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import cached_property
+from typing import Any
 
 from django.db import connection
 
 from conversations.models import Event, Session
 from conversations.sql import as_uuid, table, uuid_param
+from vault.fields import decrypt_column
 
 
 @dataclass(frozen=True)
@@ -74,20 +79,91 @@ def event_visible_to(*, session: Session, event_id: object) -> Position | None:
     return None
 
 
-def branch_events(*, tenant_id: int, leaf_id: uuid.UUID, limit: int | None = None) -> list[Event]:
-    """The events from the root to ``leaf_id`` (the last ``limit`` of them when given), oldest first.
+_COLUMNS = ("id", "session_id", "seq", "parent_id", "depth", "kind", "content", "state_delta", "tool_call_id",
+            "task_id", "tokens", "meta", "created_at")  # fmt: skip
 
-    Content stays sealed until an event's ``content`` or ``state_delta`` is read.
+
+@dataclass
+class StoredEvent:
+    """An event as a branch read returns it: its columns, with content and delta opened on first use.
+
+    Lighter than a model instance (a branch read returns thousands); the same attribute names as ``Event``.
     """
+
+    tenant_id: int
+    id: uuid.UUID
+    session_id: uuid.UUID
+    seq: int
+    parent_id: uuid.UUID | None
+    depth: int
+    kind: str
+    sealed_content: bytes | None
+    sealed_delta: bytes | None
+    tool_call_id: str
+    task_id: str
+    tokens: int
+    meta: dict[str, Any] | None
+    created_at: datetime
+
+    @property
+    def pk(self) -> uuid.UUID:
+        return self.id
+
+    def _open(self, field: str, blob: bytes | None) -> str | None:
+        if blob is None:
+            return None
+        return decrypt_column(Event, field, tenant_id=self.tenant_id, record_id=str(self.id), blob=blob)
+
+    @cached_property
+    def content(self) -> str | None:
+        return self._open("content", self.sealed_content)
+
+    @cached_property
+    def state_delta(self) -> str | None:
+        return self._open("state_delta", self.sealed_delta)
+
+
+def _stored(tenant_id: int, row: tuple[Any, ...]) -> StoredEvent:
+    (event_id, session_id, seq, parent_id, depth, kind, content, delta, tool_call_id, task_id, tokens, meta,
+     created_at) = row  # fmt: skip
+    if isinstance(meta, str):
+        meta = json.loads(meta)
+    if isinstance(created_at, str):  # SQLite: UTC text
+        created_at = datetime.fromisoformat(created_at).replace(tzinfo=UTC)
+    return StoredEvent(
+        tenant_id, as_uuid(event_id), as_uuid(session_id), seq, as_uuid(parent_id), depth, kind,  # type: ignore[arg-type]
+        bytes(content) if content is not None else None, bytes(delta) if delta is not None else None,
+        tool_call_id, task_id, tokens, meta, created_at,
+    )  # fmt: skip
+
+
+def branch_events(*, tenant_id: int, leaf_id: uuid.UUID, limit: int | None = None) -> list[StoredEvent]:
+    """The events from the root to ``leaf_id`` (the last ``limit`` of them when given), oldest first: one walk
+    up the parent pointers, across the sessions a fork's prefix lies in. Content stays sealed until read."""
     steps = limit if limit is not None else 2**31 - 1
+    columns = ", ".join(f"e.{connection.ops.quote_name(name)}" for name in _COLUMNS)
     sql = (
         f"WITH RECURSIVE up(id, parent_id, depth, n) AS ("  # noqa: S608
         f" SELECT id, parent_id, depth, 1 FROM {table(Event)} WHERE id = %s AND tenant_id = %s"
         f" UNION ALL SELECT e.id, e.parent_id, e.depth, up.n + 1 FROM {table(Event)} e JOIN up ON e.id = up.parent_id"
         "  WHERE up.n < %s AND e.tenant_id = %s)"
-        f" SELECT e.* FROM up JOIN {table(Event)} e ON e.id = up.id ORDER BY up.depth"
+        f" SELECT {columns} FROM up JOIN {table(Event)} e ON e.id = up.id ORDER BY up.depth"
     )
-    return list(Event.objects.raw(sql, [uuid_param(leaf_id), tenant_id, steps, tenant_id]))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [uuid_param(leaf_id), tenant_id, steps, tenant_id])
+        return [_stored(tenant_id, row) for row in cursor.fetchall()]
+
+
+def events_by_id(*, tenant_id: int, ids: list[uuid.UUID]) -> list[StoredEvent]:
+    """These events (of the tenant), in no particular order."""
+    if not ids:
+        return []
+    columns = ", ".join(f"e.{connection.ops.quote_name(name)}" for name in _COLUMNS)
+    marks = ", ".join(["%s"] * len(ids))
+    sql = f"SELECT {columns} FROM {table(Event)} e WHERE e.tenant_id = %s AND e.id IN ({marks})"  # noqa: S608
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tenant_id, *[uuid_param(i) for i in ids]])
+        return [_stored(tenant_id, row) for row in cursor.fetchall()]
 
 
 def deltas_since_base(*, tenant_id: int, position: Position) -> list[tuple[uuid.UUID, bytes]]:

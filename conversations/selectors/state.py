@@ -9,7 +9,7 @@ from django.db import connection
 
 from conversations.models import Event, ScopedState, Session, Snapshot
 from conversations.selectors.events import Position, deltas_since_base
-from conversations.sql import table, uuid_param
+from conversations.sql import as_uuid, table, uuid_param
 from conversations.state import State, apply_delta, loads, merged_view
 from conversations.vocabulary import APP_PREFIX, USER_PREFIX
 from vault.fields import decrypt_column
@@ -52,10 +52,22 @@ def state_at_position(*, tenant_id: int, position: Position | None) -> State:
     return state
 
 
-def scoped_state(*, tenant_id: int, app: str, user_id: str) -> State:
-    """The current app state (``user_id=""``) or user state of a subject in an app."""
-    row = ScopedState.objects.filter(tenant_id=tenant_id, app=app, user_id=user_id).first()
-    return (loads(row.values) or {}) if row is not None else {}
+def scoped_states(*, tenant_id: int, app: str, user_id: str) -> tuple[State, State]:
+    """The current app state and the subject's user state in the app, read in one statement."""
+    column = connection.ops.quote_name("values")
+    sql = (
+        f"SELECT id, user_id, {column} FROM {table(ScopedState)}"  # noqa: S608
+        " WHERE tenant_id = %s AND app = %s AND user_id IN (%s, %s)"
+    )
+    found: dict[str, State] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tenant_id, app, "", user_id])
+        for row_id, owner, blob in cursor.fetchall():
+            text = decrypt_column(
+                ScopedState, "values", tenant_id=tenant_id, record_id=str(as_uuid(row_id)), blob=bytes(blob)
+            )
+            found[owner] = loads(text) or {}
+    return found.get("", {}), found.get(user_id, {})
 
 
 def session_state_at(*, session: Session, at: Position | None = None) -> State:
@@ -65,8 +77,5 @@ def session_state_at(*, session: Session, at: Position | None = None) -> State:
     current, so what another session changed since is what this one sees too.
     """
     position = at if at is not None else leaf_position(session)
-    return merged_view(
-        app=scoped_state(tenant_id=session.tenant_id, app=session.app, user_id=""),
-        user=scoped_state(tenant_id=session.tenant_id, app=session.app, user_id=session.user_id),
-        session=state_at_position(tenant_id=session.tenant_id, position=position),
-    )
+    app, user = scoped_states(tenant_id=session.tenant_id, app=session.app, user_id=session.user_id)
+    return merged_view(app=app, user=user, session=state_at_position(tenant_id=session.tenant_id, position=position))

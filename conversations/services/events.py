@@ -25,7 +25,7 @@ from conversations.selectors.events import Position, event_position
 from conversations.selectors.state import leaf_position, state_at_position
 from conversations.services.audit import session_audit
 from conversations.services.errors import SessionInputError, SessionStateError
-from conversations.services.locking import session_lock
+from conversations.services.locking import session_leaf_save, session_lock, session_lock_with_policy
 from conversations.services.scoped import scoped_state_apply
 from conversations.services.tool_results import ToolResult, keep_tool_result, tool_result_effects
 from conversations.state import apply_delta, dumps, split_delta
@@ -34,7 +34,6 @@ from conversations.vocabulary import APPENDABLE_KINDS, OUTPUT_KINDS, EventKind, 
 from dbkit.ids import new_id
 from dbkit.rows import insert_rows
 from governance.models import AgentClient
-from governance.policy import policy_snapshot_for_tenant
 from memories.read.tokens import estimate_tokens
 from vault.datakeys import data_key_for
 
@@ -140,9 +139,8 @@ def session_events_append(
     if len(events) > MAX_BATCH:
         raise SessionInputError("events", f"at most {MAX_BATCH} events per request")
     checked = [_validated(i, new, internal=internal) for i, new in enumerate(events)]
-    policy = policy_snapshot_for_tenant(tenant_id=tenant_id)
     with transaction.atomic():
-        session = session_lock(tenant_id=tenant_id, session_id=session_id)
+        session, policy = session_lock_with_policy(tenant_id=tenant_id, session_id=session_id)
         if session.state == SessionState.ENDED:
             raise SessionStateError("the session has ended: nothing more can be appended", code="ended")
         # Fetched before the first seal: inside the transaction a new key is only cached on commit.
@@ -235,23 +233,10 @@ def _finish(batch: _Batch, appended: list[Appended]) -> None:
     session.output_tokens += output
     session.input_tokens += total - output
     session.last_active_at = batch.now
-    fields = [
-        "leaf_id",
-        "leaf_seq",
-        "leaf_depth",
-        "leaf_base_id",
-        "leaf_since_base",
-        "next_seq",
-        "event_count",
-        "input_tokens",
-        "output_tokens",
-        "last_active_at",
-    ]
-    if session.state in (SessionState.CREATED, SessionState.SUSPENDED):
-        # The first event makes a session active; an append to a suspended one resumes it.
+    resumed = session.state in (SessionState.CREATED, SessionState.SUSPENDED)
+    if resumed:  # the first event makes a session active; an append to a suspended one resumes it
         session.state = SessionState.ACTIVE
-        fields.append("state")
-    session.save(update_fields=fields)
+    session_leaf_save(session, state_changed=resumed)
 
 
 def _append_audit(session: Session, appended: list[Appended], actor: str) -> dict:

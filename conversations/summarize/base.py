@@ -24,6 +24,10 @@ SECTIONS: tuple[tuple[str, str], ...] = (
     ("uncertain", "Conflicts and uncertainties"),
 )
 HEADINGS = {heading: key for key, heading in SECTIONS}
+# A summary stays small however long the history: each section keeps its newest lines (later facts and
+# steps supersede earlier ones; the goal is the first thing said, so it keeps its oldest).
+LINES_PER_SECTION = {"goal": 2, "facts": 20, "done": 10, "open": 10, "tools": 10, "decisions": 10, "uncertain": 10}
+LINE_CHARS = 400
 _CITE = re.compile(r" \(#[0-9, #]+\)$")
 
 
@@ -66,8 +70,20 @@ class Summary:
     def drop(self, reason: str, n: int = 1) -> None:
         self.dropped[reason] = self.dropped.get(reason, 0) + n
 
+    def bounded(self) -> Summary:
+        """At most ``LINES_PER_SECTION`` lines of at most ``LINE_CHARS`` characters each (the rest counted as
+        dropped), so a summary never grows with the history it covers."""
+        for key, lines in self.lines.items():
+            limit = LINES_PER_SECTION[key]
+            if len(lines) > limit:
+                self.drop("over_limit", len(lines) - limit)
+                lines = lines[:limit] if key == "goal" else lines[-limit:]
+            self.lines[key] = [line if len(line) <= LINE_CHARS else line[: LINE_CHARS - 1] + "…" for line in lines]
+        return self
+
     def screened(self) -> Summary:
-        """This summary without any line the recognizers call restricted (counted as dropped)."""
+        """This summary, bounded, without any line the recognizers call restricted (counted as dropped)."""
+        self.bounded()
         for key, lines in self.lines.items():
             kept = []
             for line in lines:

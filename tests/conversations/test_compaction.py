@@ -137,3 +137,13 @@ def test_nothing_to_compact_and_a_suspended_session_are_refused(world, make_sess
     compact(session)
     with pytest.raises(SessionStateError):
         compact(session)
+
+
+def test_a_summary_stays_small_however_long_the_history(world, make_session):
+    session = make_session()
+    append(session, *[f"The parcel for order {n} went out on day {n} of the month." for n in range(300)])
+    event, covered = compact(session)
+    assert len(covered) == 300
+    assert len(event.content.splitlines()) <= 75 and len(event.content) < 20_000
+    assert "order 299" in event.content and "order 3 " not in event.content  # the newest facts are kept
+    assert event.meta["dropped"]["over_limit"] > 0
