@@ -75,18 +75,12 @@ def fill(*, tenant_id: int, session: Session, events: int, start: int = 0, batch
 def history_bytes() -> int:
     """Bytes the session history occupies on disk: events and snapshots with their indexes."""
     tables = [Event._meta.db_table, Snapshot._meta.db_table]
+    if connection.vendor == "sqlite":
+        sql = "SELECT SUM(s.pgsize) FROM dbstat s JOIN sqlite_schema m ON m.name = s.name WHERE m.tbl_name IN (%s, %s)"
+    else:
+        sql = "SELECT pg_total_relation_size(%s::regclass) + pg_total_relation_size(%s::regclass)"
     with connection.cursor() as cursor:
-        if connection.vendor == "sqlite":
-            cursor.execute(
-                "SELECT SUM(s.pgsize) FROM dbstat s JOIN sqlite_schema m ON m.name = s.name"
-                f" WHERE m.tbl_name IN ({', '.join(['%s'] * len(tables))})",
-                tables,
-            )
-        else:
-            cursor.execute(
-                f"SELECT SUM(pg_total_relation_size(t::regclass)) FROM unnest(ARRAY[{', '.join(['%s'] * len(tables))}]) t",
-                tables,
-            )
+        cursor.execute(sql, tables)
         return int(cursor.fetchone()[0] or 0)
 
 
