@@ -29,6 +29,8 @@ class Event(models.Model):
     depth = models.PositiveIntegerField()  # 1 for a root; the branch's length up to here
     base_id = models.UUIDField(null=True, blank=True)
     since_base = models.PositiveSmallIntegerField()
+    # The latest compaction at or above it on its branch: where the projection for a model call starts.
+    summary_id = models.UUIDField(null=True, blank=True)
     kind = models.CharField(max_length=20, choices=[(k.value, k.value) for k in EventKind])
     content = EncryptedTextField(null=True, blank=True)
     state_delta = EncryptedTextField(null=True, blank=True)

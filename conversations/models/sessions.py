@@ -41,6 +41,7 @@ class Session(models.Model):
     leaf_depth = models.PositiveIntegerField(default=0)
     leaf_base_id = models.UUIDField(null=True, blank=True)
     leaf_since_base = models.PositiveIntegerField(default=0)
+    leaf_summary_id = models.UUIDField(null=True, blank=True)
     next_seq = models.PositiveIntegerField(default=1)
 
     event_count = models.PositiveIntegerField(default=0)  # events appended to this session itself

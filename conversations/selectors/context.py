@@ -74,49 +74,44 @@ def _message(event: StoredEvent, content: str | None = None) -> dict[str, Any]:
     return message
 
 
-def _since_summary(session: Session) -> list[tuple[uuid.UUID, int, str, int]]:
-    """(id, depth, kind, tokens) of the branch from its latest compaction (or the root) to the leaf, oldest
-    first: one walk up from the leaf that goes no further than a compaction. No content is read."""
+_PROJECTED = tuple(kind.value for kind in PROJECTED_ROLES if kind != EventKind.COMPACTION)
+
+
+def _walk(session: Session, *, through: int, budget: int) -> list[tuple[uuid.UUID, int, str, int]]:
+    """(id, depth, kind, tokens) of the projectable events from the leaf back, newest first: one walk up the
+    parent pointers that stops at the summary's coverage or once the budget is spent (one event more, so
+    the newest message is there even when it alone is larger). No content is read."""
     events = table(Event)
+    kinds = ", ".join(["%s"] * len(_PROJECTED))
+    cost = f"CASE WHEN kind IN ({kinds}) THEN tokens + {MESSAGE_OVERHEAD} ELSE 0 END"
     sql = (
-        f"WITH RECURSIVE up(id, parent_id, depth, kind, tokens) AS ("  # noqa: S608
-        f" SELECT id, parent_id, depth, kind, tokens FROM {events} WHERE id = %s AND tenant_id = %s"
-        f" UNION ALL SELECT e.id, e.parent_id, e.depth, e.kind, e.tokens FROM {events} e JOIN up ON e.id = up.parent_id"
-        "  WHERE up.kind != %s AND e.tenant_id = %s)"
-        " SELECT id, depth, kind, tokens FROM up ORDER BY depth"
+        f"WITH RECURSIVE up(id, parent_id, depth, kind, tokens, spent) AS ("  # noqa: S608
+        f" SELECT id, parent_id, depth, kind, tokens, {cost} FROM {events} WHERE id = %s AND tenant_id = %s"
+        f" UNION ALL SELECT e.id, e.parent_id, e.depth, e.kind, e.tokens, up.spent + "
+        f"CASE WHEN e.kind IN ({kinds}) THEN e.tokens + {MESSAGE_OVERHEAD} ELSE 0 END"
+        f" FROM {events} e JOIN up ON e.id = up.parent_id WHERE up.spent <= %s AND e.depth > %s AND e.tenant_id = %s)"
+        f" SELECT id, depth, kind, tokens FROM up WHERE kind IN ({kinds}) AND depth > %s ORDER BY depth DESC"
     )
-    params = [uuid_param(session.leaf_id), session.tenant_id, EventKind.COMPACTION.value, session.tenant_id]
+    params = [*_PROJECTED, uuid_param(session.leaf_id), session.tenant_id, *_PROJECTED, budget, through]
+    params += [session.tenant_id, *_PROJECTED, through]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return [(as_uuid(row[0]), row[1], row[2], row[3]) for row in cursor.fetchall()]  # type: ignore[misc]
 
 
-def _tail(session: Session) -> tuple[StoredEvent | None, list[tuple[uuid.UUID, int, str, int]]]:
-    """The latest compaction on the branch, and the projectable events after what it covers."""
+def session_context_build(*, session: Session, token_budget: int) -> Projection:
     if session.leaf_id is None:
-        return None, []
-    rows = _since_summary(session)
+        return Projection()
     compaction = None
     through = 0
-    if rows and rows[0][2] == EventKind.COMPACTION:
-        compaction = events_by_id(tenant_id=session.tenant_id, ids=[rows[0][0]])[0]
+    if session.leaf_summary_id is not None:
+        compaction = events_by_id(tenant_id=session.tenant_id, ids=[session.leaf_summary_id])[0]
         through = (compaction.meta or {}).get("through_depth", 0)
-    after = [row for row in rows if row[1] > through and row[2] != EventKind.COMPACTION]
-    return compaction, [row for row in after if EventKind(row[2]) in PROJECTED_ROLES]
-
-
-def session_context_build(*, session: Session, token_budget: int) -> Projection:
-    compaction, rows = _tail(session)
-    # Only the events that can fit are read (and opened): the newest ones, within the budget.
-    fitting, spent = [], 0
-    for row in reversed(rows):
-        fitting.append(row[0])
-        spent += row[3] + MESSAGE_OVERHEAD
-        if spent > token_budget:
-            break
-    by_id = {e.pk: e for e in events_by_id(tenant_id=session.tenant_id, ids=fitting)}
-    after = [by_id[row[0]] for row in rows if row[0] in by_id]
-    unread = len(rows) - len(after)
+    newest_first = _walk(session, through=through, budget=token_budget)
+    by_id = {e.pk: e for e in events_by_id(tenant_id=session.tenant_id, ids=[row[0] for row in newest_first])}
+    after = [by_id[row[0]] for row in reversed(newest_first)]  # oldest first
+    # Events after the summary that the walk never reached, because the budget was spent first.
+    unread = (after[0].depth - through - 1) if after else max(0, session.leaf_depth - through)
     projection = Projection(summary_event_id=str(compaction.pk) if compaction is not None else None)
     left = token_budget
     newest: dict[str, Any] | None = None
@@ -150,7 +145,7 @@ def session_context_build(*, session: Session, token_budget: int) -> Projection:
             break
         earlier.append(_message(event))
         left -= cost
-    projection.omitted = unread + len(after) - len(earlier)
+    projection.omitted = unread + len(after) - len(earlier)  # after: what is left once the newest was taken
     projection.messages = [*([summary] if summary else []), *reversed(earlier), *([newest] if newest else [])]
     projection.tokens = token_budget - left
     return projection

@@ -31,6 +31,7 @@ class Position:
     depth: int
     base_id: uuid.UUID | None
     since_base: int
+    summary_id: uuid.UUID | None = None
 
 
 def event_position(*, tenant_id: int, event_id: object) -> Position | None:
@@ -38,13 +39,16 @@ def event_position(*, tenant_id: int, event_id: object) -> Position | None:
         param = uuid_param(event_id)  # type: ignore[arg-type]
     except (ValueError, TypeError, AttributeError):
         return None
-    sql = f"SELECT id, session_id, seq, depth, base_id, since_base FROM {table(Event)} WHERE id = %s AND tenant_id = %s"  # noqa: S608
+    sql = (
+        f"SELECT id, session_id, seq, depth, base_id, since_base, summary_id FROM {table(Event)}"  # noqa: S608
+        " WHERE id = %s AND tenant_id = %s"
+    )
     with connection.cursor() as cursor:
         cursor.execute(sql, [param, tenant_id])
         row = cursor.fetchone()
     if row is None:
         return None
-    return Position(as_uuid(row[0]), as_uuid(row[1]), row[2], row[3], as_uuid(row[4]), row[5])  # type: ignore[arg-type]
+    return Position(as_uuid(row[0]), as_uuid(row[1]), row[2], row[3], as_uuid(row[4]), row[5], as_uuid(row[6]))  # type: ignore[arg-type]
 
 
 def is_ancestor_or_self(*, tenant_id: int, ancestor: Position, of_event_id: uuid.UUID) -> bool:
@@ -135,6 +139,18 @@ def _stored(tenant_id: int, row: tuple[Any, ...]) -> StoredEvent:
         bytes(content) if content is not None else None, bytes(delta) if delta is not None else None,
         tool_call_id, task_id, tokens, meta, created_at,
     )  # fmt: skip
+
+
+def stored_event(row: dict[str, Any], *, content: str | None, state_delta: str | None) -> StoredEvent:
+    """The StoredEvent of a row an append just built (its plaintext known, so never opened again)."""
+    event = StoredEvent(
+        row["tenant_id"], row["id"], row["session_id"], row["seq"], row["parent_id"], row["depth"], row["kind"],
+        row["content"], row["state_delta"], row["tool_call_id"], row["task_id"], row["tokens"], row["meta"],
+        row["created_at"],
+    )  # fmt: skip
+    event.__dict__["content"] = content
+    event.__dict__["state_delta"] = state_delta
+    return event
 
 
 def branch_events(*, tenant_id: int, leaf_id: uuid.UUID, limit: int | None = None) -> list[StoredEvent]:

@@ -19,7 +19,13 @@ def leaf_position(session: Session) -> Position | None:
     if session.leaf_id is None:
         return None
     return Position(
-        session.leaf_id, session.pk, session.leaf_seq, session.leaf_depth, session.leaf_base_id, session.leaf_since_base
+        session.leaf_id,
+        session.pk,
+        session.leaf_seq,
+        session.leaf_depth,
+        session.leaf_base_id,
+        session.leaf_since_base,
+        session.leaf_summary_id,
     )
 
 

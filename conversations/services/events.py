@@ -21,18 +21,19 @@ from django.utils import timezone
 from audit.events import Event as AuditKind
 from audit.services import audit_append
 from conversations.models import Event, Session, Snapshot
-from conversations.selectors.events import Position, event_position
+from conversations.selectors.events import Position, StoredEvent, event_position, stored_event
 from conversations.selectors.state import leaf_position, state_at_position
 from conversations.services.audit import session_audit
 from conversations.services.errors import SessionInputError, SessionStateError
 from conversations.services.locking import session_leaf_save, session_lock, session_lock_with_policy
 from conversations.services.scoped import scoped_state_apply
+from conversations.services.sealing import seal_value
 from conversations.services.tool_results import ToolResult, keep_tool_result, tool_result_effects
 from conversations.state import apply_delta, dumps, split_delta
 from conversations.validation import check_delta, check_ident, check_text
 from conversations.vocabulary import APPENDABLE_KINDS, OUTPUT_KINDS, EventKind, SessionState
 from dbkit.ids import new_id
-from dbkit.rows import insert_rows
+from dbkit.rows import insert_rows, insert_values
 from governance.models import AgentClient
 from memories.read.tokens import estimate_tokens
 from vault.datakeys import data_key_for
@@ -54,7 +55,7 @@ class NewEvent:
 
 @dataclass
 class Appended:
-    event: Event
+    event: StoredEvent
     kept: Any = None  # the write decision for a tool result kept as memory (memories.services.write.WriteResult)
 
 
@@ -64,12 +65,12 @@ class _Batch:
     interval: int
     now: datetime
     leaf: Position | None
-    pending: list[Event] = field(default_factory=list)
+    pending: list[dict[str, Any]] = field(default_factory=list)  # rows, sealed, not yet inserted
     snapshots: list[Snapshot] = field(default_factory=list)
     positions: dict[uuid.UUID, Position] = field(default_factory=dict)
 
     def flush(self) -> None:
-        insert_rows(self.pending)
+        insert_values(Event, self.pending)
         insert_rows(self.snapshots)
         self.pending, self.snapshots = [], []
 
@@ -181,23 +182,9 @@ def _build(batch: _Batch, checked: list[NewEvent], *, actor: str) -> tuple[list[
         depth = (parent.depth if parent else 0) + 1
         since = (parent.since_base if parent else 0) + 1
         base = parent.base_id if parent else None
-        event = Event(
-            id=event_id,
-            tenant_id=session.tenant_id,
-            session_id=session.pk,
-            seq=seq,
-            parent_id=parent.id if parent else None,
-            depth=depth,
-            kind=new.kind,
-            content=new.content,
-            state_delta=dumps(delta) if delta else None,
-            tool_call_id=new.tool_call_id,
-            task_id=new.task_id,
-            tokens=estimate_tokens(new.content) if new.content else 0,
-            meta=new.meta or ({"result_type": str(new.tool_result.type)} if new.tool_result else None),
-            created_at=batch.now,
-        )
-        event._owner = session.user_id
+        tokens = estimate_tokens(new.content) if new.content else 0
+        delta_text = dumps(delta) if delta else None
+        summary = event_id if new.kind == EventKind.COMPACTION else (parent.summary_id if parent else None)
         session_part: dict[str, Any] = {}
         if delta:
             app_part, user_part, session_part = split_delta(delta)
@@ -209,11 +196,30 @@ def _build(batch: _Batch, checked: list[NewEvent], *, actor: str) -> tuple[list[
             snapshot._owner = session.user_id
             batch.snapshots.append(snapshot)
             base, since = event_id, 0
-        event.base_id, event.since_base = base, since
-        position = Position(event_id, session.pk, seq, depth, base, since)
+        row = {
+            "id": event_id,
+            "tenant_id": session.tenant_id,
+            "session_id": session.pk,
+            "seq": seq,
+            "parent_id": parent.id if parent else None,
+            "depth": depth,
+            "base_id": base,
+            "since_base": since,
+            "summary_id": summary,
+            "kind": str(new.kind),
+            "content": seal_value(Event, "content", session=session, record_id=event_id, text=new.content),
+            "state_delta": seal_value(Event, "state_delta", session=session, record_id=event_id, text=delta_text),
+            "tool_call_id": new.tool_call_id,
+            "task_id": new.task_id,
+            "tokens": tokens,
+            "meta": new.meta or ({"result_type": str(new.tool_result.type)} if new.tool_result else None),
+            "created_at": batch.now,
+        }
+        event = stored_event(row, content=new.content, state_delta=delta_text)
+        position = Position(event_id, session.pk, seq, depth, base, since, summary)
         batch.positions[event_id] = position
         batch.leaf = position
-        batch.pending.append(event)
+        batch.pending.append(row)
         appended.append(Appended(event))
     if app_delta:
         scoped_state_apply(tenant_id=session.tenant_id, app=session.app, user_id="", delta=app_delta)
@@ -229,6 +235,7 @@ def _finish(batch: _Batch, appended: list[Appended]) -> None:
     total = sum(item.event.tokens for item in appended)
     session.leaf_id, session.leaf_seq, session.leaf_depth = leaf.id, leaf.seq, leaf.depth
     session.leaf_base_id, session.leaf_since_base = leaf.base_id, leaf.since_base
+    session.leaf_summary_id = leaf.summary_id
     session.event_count += len(appended)
     session.output_tokens += output
     session.input_tokens += total - output
@@ -270,9 +277,18 @@ def session_pop(*, tenant_id: int, session_id: uuid.UUID, actor: str) -> Event:
     session.leaf_depth = parent.depth if parent else 0
     session.leaf_base_id = parent.base_id if parent else None
     session.leaf_since_base = parent.since_base if parent else 0
+    session.leaf_summary_id = parent.summary_id if parent else None
     session.last_active_at = timezone.now()
     session.save(
-        update_fields=["leaf_id", "leaf_seq", "leaf_depth", "leaf_base_id", "leaf_since_base", "last_active_at"]
+        update_fields=[
+            "leaf_id",
+            "leaf_seq",
+            "leaf_depth",
+            "leaf_base_id",
+            "leaf_since_base",
+            "leaf_summary_id",
+            "last_active_at",
+        ]
     )
     audit_append(
         [

@@ -63,8 +63,8 @@ def session_leaf_save(session: Session, *, state_changed: bool) -> None:
     base_id = uuid_param(session.leaf_base_id) if session.leaf_base_id else None
     sql = (
         f"UPDATE {table(Session)} SET leaf_id = %s, leaf_seq = %s, leaf_depth = %s, leaf_base_id = %s,"  # noqa: S608
-        " leaf_since_base = %s, next_seq = %s, event_count = %s, input_tokens = %s, output_tokens = %s,"
-        " last_active_at = %s" + (", state = %s" if state_changed else "") + " WHERE id = %s"
+        " leaf_since_base = %s, leaf_summary_id = %s, next_seq = %s, event_count = %s, input_tokens = %s,"
+        " output_tokens = %s, last_active_at = %s" + (", state = %s" if state_changed else "") + " WHERE id = %s"
     )
     params = [
         leaf_id,
@@ -72,6 +72,7 @@ def session_leaf_save(session: Session, *, state_changed: bool) -> None:
         session.leaf_depth,
         base_id,
         session.leaf_since_base,
+        uuid_param(session.leaf_summary_id) if session.leaf_summary_id else None,
         session.next_seq,
         session.event_count,
         session.input_tokens,

@@ -158,6 +158,7 @@ def session_fork(
         leaf_depth=point.depth,
         leaf_base_id=point.base_id,
         leaf_since_base=point.since_base,
+        leaf_summary_id=point.summary_id,
         # Seqs grow along every branch: the fork's own events come after the point's.
         next_seq=point.seq + 1,
         last_active_at=now,

@@ -147,3 +147,21 @@ def test_a_summary_stays_small_however_long_the_history(world, make_session):
     assert len(event.content.splitlines()) <= 75 and len(event.content) < 20_000
     assert "order 299" in event.content and "order 3 " not in event.content  # the newest facts are kept
     assert event.meta["dropped"]["over_limit"] > 0
+
+
+def test_the_summary_belongs_to_its_branch(world, make_session):
+    """Pop back above a compaction, and the projection no longer starts from it; a fork from after it does."""
+    from conversations.services.events import session_pop
+    from conversations.services.sessions import session_fork
+
+    session = make_session()
+    conversation(session)
+    event, _ = compact(session)
+    later = append(session, "After the summary.")[0]
+    branch = session_fork(tenant_id=world.demo.pk, session_id=session.pk, from_event_id=later.pk, actor="t")
+    assert session_context_build(session=fresh(branch), token_budget=2000).summary_event_id == str(event.pk)
+    session_pop(tenant_id=world.demo.pk, session_id=session.pk, actor="t")
+    session_pop(tenant_id=world.demo.pk, session_id=session.pk, actor="t")
+    projection = session_context_build(session=fresh(session), token_budget=2000)
+    assert projection.summary_event_id is None
+    assert projection.messages[-1]["content"] == "Who should own the approval?"
