@@ -11,16 +11,19 @@ from __future__ import annotations
 import asyncio
 import math
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import connection
 
 from conversations.models import Event, Session, Snapshot
 from conversations.services.events import NewEvent, session_events_append
+
+T = TypeVar("T")
 
 CITIES = ["Beijing", "Shanghai", "Lisbon", "Porto", "Berlin", "Nairobi", "Lima", "Osaka"]
 USER_TEXT = (
@@ -85,25 +88,52 @@ def history_bytes() -> int:
 
 
 class AgentsSdkPeer:
-    """``agents.memory.SQLiteSession`` on a file (WAL, as the SDK opens it), driven through its async API."""
+    """``agents.memory.SQLiteSession`` on a file (WAL, as the SDK opens it), driven through its async API.
+
+    Its calls run on a thread of their own with its own event loop, whole timed loops at a time: the caller's
+    thread may already run a loop (a test runner's), and a hop per call would be timed against the peer.
+    """
 
     def __init__(self) -> None:
         from agents.memory import SQLiteSession
 
         self.folder = tempfile.TemporaryDirectory(prefix="memgov-bench-")
         self.path = Path(self.folder.name) / "agents.sqlite3"
-        self.loop = asyncio.new_event_loop()
         self.factory = SQLiteSession
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     def session(self) -> Any:
         return self.factory(uuid.uuid4().hex, db_path=self.path)
 
     def add(self, session: Any, items: list[dict[str, Any]]) -> None:
+        assert self.loop is not None, "call inside run()"
         self.loop.run_until_complete(session.add_items(items))
 
     def get(self, session: Any, limit: int | None = None) -> list[Any]:
+        assert self.loop is not None, "call inside run()"
         return self.loop.run_until_complete(session.get_items(limit=limit))
 
+    def run(self, work: Callable[[], T]) -> T:
+        """``work()`` on the peer's thread, where ``add`` and ``get`` may be called."""
+        result: list[T] = []
+        errors: list[BaseException] = []
+
+        def target() -> None:
+            self.loop = asyncio.new_event_loop()
+            try:
+                result.append(work())
+            except BaseException as exc:  # re-raised in the caller's thread
+                errors.append(exc)
+            finally:
+                self.loop.close()
+                self.loop = None
+
+        thread = threading.Thread(target=target, name="agents-sdk-peer")
+        thread.start()
+        thread.join()
+        if errors:
+            raise errors[0]
+        return result[0]
+
     def close(self) -> None:
-        self.loop.close()
         self.folder.cleanup()

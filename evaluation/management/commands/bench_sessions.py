@@ -77,9 +77,11 @@ class Command(BaseCommand):
             batches,
         )
         theirs_session = peer.session()
-        theirs = timed(lambda i: peer.add(theirs_session, [item(i % 1000)]), appends)
+        theirs = peer.run(lambda: timed(lambda i: peer.add(theirs_session, [item(i % 1000)]), appends))
         theirs_batched = peer.session()
-        theirs_batch = timed(lambda i: peer.add(theirs_batched, [item(i * 20 + k) for k in range(20)]), batches)
+        theirs_batch = peer.run(
+            lambda: timed(lambda i: peer.add(theirs_batched, [item(i * 20 + k) for k in range(20)]), batches)
+        )
         self.out("")
         self.out("Appends (memgov: encrypted, audited, seq-locked; SQLiteSession: plain JSON rows)")
         self.out(_row("memgov append, 1 event", mine))
@@ -89,16 +91,18 @@ class Command(BaseCommand):
         leaf = session_get(tenant_id=self.tenant_id, session_id=single.pk).leaf_id
         reads = max(20, appends // 20)
         stored = appends + 5  # the timed appends and their warm-up
-        for label, call in (
-            (
-                f"memgov branch read, all {stored} events",
-                lambda i: branch_events(tenant_id=self.tenant_id, leaf_id=leaf),
-            ),
-            (f"SQLiteSession.get_items, all {stored} items", lambda i: peer.get(theirs_session)),
-            ("memgov branch read, last 20", lambda i: branch_events(tenant_id=self.tenant_id, leaf_id=leaf, limit=20)),
-            ("SQLiteSession.get_items(limit=20)", lambda i: peer.get(theirs_session, limit=20)),
-        ):
+        whole = f"all {stored}"
+        mine_reads = {
+            f"memgov branch read, {whole} events": lambda i: branch_events(tenant_id=self.tenant_id, leaf_id=leaf),
+            "memgov branch read, last 20": lambda i: branch_events(tenant_id=self.tenant_id, leaf_id=leaf, limit=20),
+        }
+        their_reads = {
+            f"SQLiteSession.get_items, {whole} items": lambda i: peer.get(theirs_session),
+            "SQLiteSession.get_items(limit=20)": lambda i: peer.get(theirs_session, limit=20),
+        }
+        for (label, call), (peer_label, peer_call) in zip(mine_reads.items(), their_reads.items(), strict=True):
             self.out(_row(label, timed(call, reads, warmup=2), events_per_call=0))
+            self.out(_row(peer_label, peer.run(lambda c=peer_call: timed(c, reads, warmup=2)), events_per_call=0))
         return percentile(mine, 0.5) / percentile(theirs, 0.5)
 
     def _long_session(self, *, events: int, reads: int, append_ratio: float) -> None:
