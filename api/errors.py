@@ -10,7 +10,12 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from conversations.services.errors import SessionInputError, SessionStateError
+from conversations.summarize import SummarizerUnavailable
 from governance.pipeline.base import InvalidCandidate
+
+# Seconds a client should wait before asking again when a dependency (the LLM summarizer) is down.
+RETRY_AFTER_SECONDS = 30
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -18,6 +23,18 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(
             {"error": "invalid_candidate", "field": exc.field, "detail": exc.message},
             status=status.HTTP_400_BAD_REQUEST,
+        )
+    if isinstance(exc, SessionInputError):
+        return Response(
+            {"error": "invalid_request", "fields": {exc.field: [exc.message]}}, status=status.HTTP_400_BAD_REQUEST
+        )
+    if isinstance(exc, SessionStateError):
+        return Response({"error": exc.code, "detail": exc.message}, status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, SummarizerUnavailable):
+        return Response(
+            {"error": "summarizer_unavailable", "detail": str(exc)},
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
         )
     if isinstance(exc, Http404 | PermissionDenied):
         # Not-found and forbidden look the same from outside.

@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "vault",
     "governance",
     "memories",
+    "conversations",
     "audit",
     "api",
     "mymemories",
@@ -234,6 +235,15 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Choice sets that share a field name ("type", "state", "approval_status") with another set: each named.
+    "ENUM_NAME_OVERRIDES": {
+        "TypeEnum": "governance.vocabulary.MEMORY_TYPE_VALUES",
+        "ToolResultTypeEnum": "conversations.vocabulary.TOOL_RESULT_TYPE_VALUES",
+        "SessionStateEnum": "conversations.vocabulary.SESSION_STATE_VALUES",
+        "RequestedSessionStateEnum": "conversations.vocabulary.REQUESTED_STATE_VALUES",
+        "ApprovalStatusEnum": "conversations.vocabulary.APPROVAL_STATUS_VALUES",
+        "ApprovalOutcomeEnum": "conversations.vocabulary.APPROVAL_OUTCOME_VALUES",
+    },
 }
 
 # --- memgov ----------------------------------------------------------------------------------
@@ -281,3 +291,13 @@ LOGGING = {
     # presidio logs every analysis call at INFO; keep its warnings only.
     "loggers": {"presidio-analyzer": {"level": "WARNING"}},
 }
+
+# --- Sessions --------------------------------------------------------------------------------
+# The longest content (and state delta, as JSON) one session event may carry, in characters.
+MEMGOV_SESSION_MAX_EVENT_CHARS = envint("MEMGOV_SESSION_MAX_EVENT_CHARS", 64_000)
+# An optional LLM summarizer for compaction (an OpenAI-compatible chat completions URL); unset, the
+# deterministic summarizer runs, offline.
+MEMGOV_SUMMARIZER_URL = envstr("MEMGOV_SUMMARIZER_URL", "")
+MEMGOV_SUMMARIZER_MODEL = envstr("MEMGOV_SUMMARIZER_MODEL", "")
+MEMGOV_SUMMARIZER_API_KEY = envsecret("MEMGOV_SUMMARIZER_API_KEY")
+MEMGOV_SUMMARIZER_TIMEOUT = envint("MEMGOV_SUMMARIZER_TIMEOUT", 30)

@@ -15,8 +15,9 @@ from django.utils.translation import gettext_lazy as _
 
 from governance.alerting import AlertThresholds, alert_thresholds_from_document
 from governance.labels import TYPE_LABELS
+from governance.pipeline.base import PolicySnapshot
 from governance.policy import PolicyDocumentError
-from governance.services.policy import MAX_DAYS, MAX_TTL_SECONDS, REASON_MAX_CHARS
+from governance.services.policy import MAX_DAYS, MAX_SNAPSHOT_INTERVAL, MAX_TTL_SECONDS, REASON_MAX_CHARS
 from governance.vocabulary import Level, MemoryType
 
 SECONDS_HELP = _("Seconds. 3600 = 1 hour, 86400 = 1 day, 604800 = 7 days.")
@@ -33,12 +34,22 @@ TOP_LEVEL = {
     "max_content_chars": (_("Longest memory (characters)"), _("Longer candidates are refused.")),
     "max_unused_days": (_("Archive after unused (days)"), _("Memories not used for this many days are archived.")),
     "purge_grace_days": (_("Purge grace period (days)"), _("Deleted content is purged for good after this many days.")),
+    "session_retention_days": (
+        _("Session history kept (days)"),
+        _("An ended session's history is deleted for good this many days after it ended."),
+    ),
+    "session_snapshot_interval": (
+        _("State snapshot every (events)"),
+        _("A session's full state is stored every this many events; time travel replays at most that many."),
+    ),
 }
 TOP_LEVEL_MOST = {
     "high_sensitivity_ttl": MAX_TTL_SECONDS,
     "pending_confirmation_ttl": MAX_TTL_SECONDS,
     "max_unused_days": MAX_DAYS,
     "purge_grace_days": MAX_DAYS,
+    "session_retention_days": MAX_DAYS,
+    "session_snapshot_interval": MAX_SNAPSHOT_INTERVAL,
 }
 
 ALERT_LABELS = {
@@ -104,7 +115,8 @@ class PolicyForm(forms.Form):
             self.fields[key] = forms.IntegerField(
                 label=label, help_text=help_text, min_value=1, max_value=TOP_LEVEL_MOST.get(key)
             )
-            initial[key] = current.get(key)
+            # A document stored before a key existed is in force with the key's default.
+            initial[key] = current.get(key, getattr(PolicySnapshot, key, None))
         self.fields["min_inference_confidence"] = forms.FloatField(
             label=_("Minimum inference confidence"),
             min_value=0,

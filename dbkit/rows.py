@@ -230,6 +230,33 @@ def _select_plan(
     return f"SELECT {select} FROM {quote(meta.db_table)}", tuple(columns)  # noqa: S608
 
 
+def select_instances_with(
+    model: type[models.Model],
+    where: str,
+    params: Sequence[object],
+    *,
+    extra: Sequence[str],
+    using: str = "default",
+) -> list[tuple[models.Model, tuple[object, ...]]]:
+    """:func:`select_instances`, each instance with the values of ``extra`` — more select-list expressions
+    (scalar subqueries, say) fetched by the same statement; their ``%s`` parameters come first in ``params``."""
+    connection = connections[using]
+    select, columns = _select_plan(model, connection.vendor)
+    head, _, table = select.partition(" FROM ")
+    with connection.cursor() as cursor:
+        cursor.execute(f"{head}, {', '.join(extra)} FROM {table} WHERE {where}", params)
+        rows = cursor.fetchall()
+    found = []
+    for row in rows:
+        values = []
+        for value, (converters, column) in zip(row[: len(columns)], columns, strict=True):
+            for convert in converters:
+                value = convert(value, column, connection)
+            values.append(value)
+        found.append((model.from_db(using, None, values), tuple(row[len(columns) :])))
+    return found
+
+
 def select_instances(
     model: type[models.Model], where: str, params: Sequence[object], *, using: str = "default"
 ) -> list[models.Model]:

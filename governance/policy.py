@@ -9,8 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from django.conf import settings
-from django.db.models import TextField
-from django.db.models.functions import Cast
+from django.db import connection
 
 from governance.models import PolicyVersion
 from governance.pipeline.base import PolicySnapshot
@@ -35,6 +34,11 @@ def _positive_int(doc: dict[str, Any], name: str) -> int:
     return value
 
 
+def _optional_positive_int(doc: dict[str, Any], name: str, default: int) -> int:
+    """A key added after the first policy versions were stored: absent means the shipped default."""
+    return _positive_int(doc, name) if name in doc else default
+
+
 def snapshot_from_document(document: dict[str, Any], *, version: int) -> PolicySnapshot:
     ttl = document.get("ttl_by_type")
     if not isinstance(ttl, dict):
@@ -57,6 +61,12 @@ def snapshot_from_document(document: dict[str, Any], *, version: int) -> PolicyS
         min_inference_confidence=float(confidence),
         max_unused_days=_positive_int(document, "max_unused_days"),
         purge_grace_days=_positive_int(document, "purge_grace_days"),
+        session_retention_days=_optional_positive_int(
+            document, "session_retention_days", PolicySnapshot.session_retention_days
+        ),
+        session_snapshot_interval=_optional_positive_int(
+            document, "session_snapshot_interval", PolicySnapshot.session_snapshot_interval
+        ),
     )
 
 
@@ -71,12 +81,12 @@ def snapshot_from_text(document: str, *, version: int) -> PolicySnapshot:
 
 
 def policy_snapshot_for_tenant(*, tenant_id: int) -> PolicySnapshot:
-    row = (
-        PolicyVersion.objects.filter(tenant_id=tenant_id)
-        .order_by("-version")
-        .values_list("version", Cast("document", TextField()))
-        .first()
-    )
+    # Raw SQL: session appends read this on every call, and building the ORM query cost more than running it.
+    table = connection.ops.quote_name(PolicyVersion._meta.db_table)
+    sql = f"SELECT version, CAST(document AS TEXT) FROM {table} WHERE tenant_id = %s ORDER BY version DESC LIMIT 1"  # noqa: S608
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tenant_id])
+        row = cursor.fetchone()
     if row is None:
         return snapshot_from_document(default_policy_document(), version=0)
     version, document = row

@@ -20,6 +20,10 @@ class MemoryType(StrEnum):
     PROJECT_RULE = "project_rule"
 
 
+# Named in the OpenAPI document (config/settings.py ENUM_NAME_OVERRIDES): another set has a "type" field too.
+MEMORY_TYPE_VALUES = [t.value for t in MemoryType]
+
+
 class Level(StrEnum):
     SESSION = "session"
     TASK = "task"

@@ -12,9 +12,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from conversations.services.tasks import task_complete
 from governance.vocabulary import Level
 from memories.access import caller_for
-from memories.lifecycle.archive import task_complete
 
 # The same alphabet agents use for ids elsewhere; the column holds at most 128 characters.
 TASK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$")
@@ -25,6 +25,7 @@ TaskCompleteOut = inline_serializer(
         "task_id": serializers.CharField(),
         "archived": serializers.IntegerField(help_text="memories archived by this call"),
         "remaining": serializers.IntegerField(help_text="live memories left; call again to archive them"),
+        "states_archived": serializers.IntegerField(help_text="sessions whose state of this task was archived"),
     },
 )
 
@@ -33,11 +34,12 @@ class TaskCompleteApi(APIView):
     @extend_schema(
         request=None,
         responses={200: TaskCompleteOut},
-        summary="The task is finished: archive its task-scope memories",
+        summary="The task is finished: archive its task-scope memories and its task state",
         description=(
             "Archives the live memories at task scope for this task id in the agent's tenant; each archival "
-            "is audited (memory_archived, reason task_completed). Idempotent. 404 when the tenant has no "
-            "memory for this task."
+            "is audited (memory_archived, reason task_completed); so is archiving the task's state in every session "
+            "that holds it (task_state_changed). Idempotent. 404 when the tenant has neither a memory nor a task "
+            "state for this task."
         ),
     )
     def post(self, request: Request, task_id: str) -> Response:
@@ -53,4 +55,5 @@ class TaskCompleteApi(APIView):
         done = task_complete(tenant_id=caller.tenant_id, task_id=task_id, actor=caller.actor)
         if done.found == 0:
             raise Http404
-        return Response({"task_id": task_id, "archived": done.archived, "remaining": done.remaining})
+        body = {"archived": done.archived, "remaining": done.remaining, "states_archived": done.states_archived}
+        return Response({"task_id": task_id, **body})

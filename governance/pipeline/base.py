@@ -97,6 +97,10 @@ class PolicySnapshot:
     min_inference_confidence: float = 0.5
     max_unused_days: int = 180
     purge_grace_days: int = 30
+    # Sessions: raw history of an ended session is purged after this many days; a full state snapshot
+    # is written every this many events along a branch.
+    session_retention_days: int = 30
+    session_snapshot_interval: int = 50
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,8 @@ REASON_MAX_CHARS = 500
 # Checked when saving only, so that a version stored before these limits still loads.
 MAX_TTL_SECONDS = 100 * 365 * 86_400
 MAX_DAYS = 100 * 365
+# A snapshot interval beyond this would make rebuilding a state read thousands of deltas.
+MAX_SNAPSHOT_INTERVAL = 1000
 
 
 class PolicyError(ValueError):
@@ -53,9 +55,11 @@ def policy_document_validate(document: dict[str, Any]) -> None:
     for name, value in seconds.items():
         if value > MAX_TTL_SECONDS:
             raise PolicyDocumentError(f"{name} must be at most {MAX_TTL_SECONDS} seconds (100 years)")
-    for name in ("max_unused_days", "purge_grace_days"):
+    for name in ("max_unused_days", "purge_grace_days", "session_retention_days"):
         if getattr(snapshot, name) > MAX_DAYS:
             raise PolicyDocumentError(f"{name} must be at most {MAX_DAYS} days (100 years)")
+    if snapshot.session_snapshot_interval > MAX_SNAPSHOT_INTERVAL:
+        raise PolicyDocumentError(f"session_snapshot_interval must be at most {MAX_SNAPSHOT_INTERVAL} events")
 
 
 def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:

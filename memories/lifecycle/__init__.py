@@ -48,7 +48,16 @@ def lifecycle_job_run(
     job: str, *, tenant_id: int | None = None, batch_size: int = DEFAULT_BATCH_SIZE, max_batches: int = MAX_BATCHES
 ) -> dict[str, int | str]:
     """Run one periodic job batch after batch until a batch comes back short; the summed counts."""
-    run = periodic_jobs()[job]
+    return run_in_batches(
+        job, periodic_jobs()[job], tenant_id=tenant_id, batch_size=batch_size, max_batches=max_batches
+    )
+
+
+def run_in_batches(
+    job: str, run: JobRun, *, tenant_id: int | None, batch_size: int, max_batches: int
+) -> dict[str, int | str]:
+    """``run`` batch after batch until a batch comes back short (or ``max_batches``); the summed counts.
+    Apps above this one (sessions) run their jobs through it too."""
     totals: dict[str, int | str] = {"job": job, "batches": 0}
     for _ in range(max_batches):
         result = run(tenant_id=tenant_id, batch_size=batch_size)
@@ -60,4 +69,4 @@ def lifecycle_job_run(
     return totals
 
 
-__all__ = ["MAX_BATCHES", "JobResult", "JobRun", "lifecycle_job_run", "periodic_jobs"]
+__all__ = ["MAX_BATCHES", "JobResult", "JobRun", "lifecycle_job_run", "periodic_jobs", "run_in_batches"]

@@ -7,6 +7,7 @@ from typing import Any
 from django import template
 from django.http import HttpRequest
 
+from conversations.labels import EVENT_KIND_LABELS, SESSION_STATE_LABELS
 from governance import labels
 from governance.selectors.invitations import invitations_open_for_account
 from memories.access import membership_for_user
@@ -24,6 +25,16 @@ def type_label(code: str) -> str:
 @register.filter
 def status_label(code: str) -> str:
     return labels.label(labels.STATUS_LABELS, code)
+
+
+@register.filter
+def session_state_label(code: str) -> str:
+    return labels.label(SESSION_STATE_LABELS, code)
+
+
+@register.filter
+def event_kind_label(code: str) -> str:
+    return labels.label(EVENT_KIND_LABELS, code)
 
 
 @register.filter

@@ -10,6 +10,7 @@ from mymemories.views.inbox import confirmation_accept_view, confirmation_declin
 from mymemories.views.invitations import invitation_accept_view, invitation_decline_view, invitations_view
 from mymemories.views.list import memory_list
 from mymemories.views.preview import preview_view
+from mymemories.views.sessions import session_delete_view, session_history_view
 from mymemories.views.settings import (
     controls_view,
     session_clear_view,
@@ -42,6 +43,8 @@ __all__ = [
     "memory_rollback_view",
     "preview_view",
     "session_clear_view",
+    "session_delete_view",
+    "session_history_view",
     "session_opt_out_view",
     "subject_pause_view",
     "subject_resume_view",

@@ -1,4 +1,5 @@
-"""Erase everything: typed confirmation, crypto-shredding (the subject's data key is destroyed), a receipt."""
+"""Erase everything — memories and sessions: typed confirmation, crypto-shredding (the subject's data key is
+destroyed), a receipt."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_http_methods
 
+from conversations.services.erasure import subject_erase
 from memories.access import Caller
 from memories.selectors import erasure_receipt_get
-from memories.services.subjects import subject_erase
 from mymemories.forms import ERASE_PHRASES, EraseForm
 from mymemories.views._base import person_required
 
@@ -19,8 +20,8 @@ from mymemories.views._base import person_required
 def erase_view(request: HttpRequest, person: Caller) -> HttpResponse:
     form = EraseForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
-        receipt = subject_erase(tenant_id=person.tenant_id, user_id=person.subject_id or "", actor=person.actor)
-        return redirect("erase-receipt", receipt_id=receipt.pk)
+        erased = subject_erase(tenant_id=person.tenant_id, user_id=person.subject_id or "", actor=person.actor)
+        return redirect("erase-receipt", receipt_id=erased.receipt.pk)
     status = 400 if request.method == "POST" else 200
     phrase = ERASE_PHRASES[1] if (get_language() or "").startswith("zh") else ERASE_PHRASES[0]
     return render(request, "memories/erase.html", {"form": form, "phrase": phrase, "nav": "data"}, status=status)

@@ -1,4 +1,5 @@
-"""Controls over all of a person's memory: pause everything, "don't save this session", clear a session."""
+"""Controls over all of a person's memory: pause everything, and their sessions — each listed with
+"don't save" and "clear" as buttons (sessions memgov keeps, and other session ids their memories name)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from conversations.selectors.sessions import session_get, session_ids_known, sessions_for_subject
+from conversations.services.sessions import SessionChange, session_update
 from memories.access import Caller
 from memories.selectors import (
     memory_list_for_subject,
@@ -20,13 +23,22 @@ from memories.services.subjects import session_clear, session_opt_out, subject_s
 from mymemories.forms import ConfirmForm, SessionForm
 from mymemories.views._base import person_required
 
+SESSIONS_SHOWN = 50
+
 
 def _controls(request: HttpRequest, person: Caller, **extra: object) -> HttpResponse:
     subject = {"tenant_id": person.tenant_id, "user_id": person.subject_id or ""}
+    with_memories = session_ids_for_subject(**subject)
+    kept = session_ids_known(session_ids=with_memories, **subject)
+    opt_outs = session_opt_outs_for_subject(**subject)
     context = {
         "paused": subject_is_paused(**subject),
-        "sessions": session_ids_for_subject(**subject),
-        "opt_outs": session_opt_outs_for_subject(**subject),
+        "sessions": list(sessions_for_subject(**subject)[:SESSIONS_SHOWN]),
+        "sessions_with_memories": set(with_memories),
+        # Session ids memgov keeps no history for (another system's), named by the person's memories.
+        "other_sessions": [sid for sid in with_memories if sid not in kept],
+        "opted_out_ids": {item.session_id for item in opt_outs},
+        "opt_outs": opt_outs,
         "optout_form": SessionForm(prefix="optout"),
         "clear_form": SessionForm(prefix="clear"),
         "nav": "controls",
@@ -63,12 +75,15 @@ def session_opt_out_view(request: HttpRequest, person: Caller) -> HttpResponse:
     form = SessionForm(request.POST, prefix="optout")
     if not form.is_valid():
         return _controls(request, person, optout_form=form)
-    session_opt_out(
-        tenant_id=person.tenant_id,
-        user_id=person.subject_id or "",
-        session_id=form.cleaned_data["session_id"],
-        actor=person.actor,
-    )
+    session_id = form.cleaned_data["session_id"]
+    session = session_get(tenant_id=person.tenant_id, session_id=session_id, user_id=person.subject_id or "")
+    if session is not None:  # a session memgov keeps: marked on it too (the opt-out row comes with it)
+        change = SessionChange(dont_save=True)
+        session_update(tenant_id=person.tenant_id, session_id=session.pk, change=change, actor=person.actor)
+    else:
+        session_opt_out(
+            tenant_id=person.tenant_id, user_id=person.subject_id or "", session_id=session_id, actor=person.actor
+        )
     messages.success(request, _("Nothing more will be saved from that session."))
     return redirect("memory-controls")
 

@@ -5,8 +5,8 @@ says what to fix), and a response the document describes must match it.
 Per operation: the schema's examples, the coverage phase (boundaries, wrong types, missing fields,
 other methods and content types) and a fixed, derandomized number of fuzzed cases, sent in-process
 to the WSGI app. The cases go out in turn as the demo agent (its key) and as a person logged in with
-a browser session (cookie and CSRF token). A case naming a memory, confirmation or task goes out
-again with the id of a fresh row of the demo tenant (a memory in one of several states, in turn), so
+a browser session (cookie and CSRF token). A case naming a memory, confirmation, task or session goes out
+again with the id of a fresh row of the demo tenant (a memory or a session in one of several states, in turn), so
 that bodies reach the services, not only the lookup; a case naming a confirmation goes out once more
 as a tenant admin answering a rule another admin proposed; the other tenant's agent must then get a 404.
 
@@ -34,6 +34,10 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
+from conversations.services.compaction import session_compact
+from conversations.services.events import NewEvent, session_events_append
+from conversations.services.sessions import SessionChange, session_create, session_fork, session_update
+from conversations.services.tasks import task_state_update
 from governance.models import Membership
 from governance.pipeline.base import Candidate, Scope
 from governance.services.tenancy import membership_set, user_create
@@ -104,7 +108,7 @@ CONFIG = schemathesis.Config.from_dict(
     }
 )
 CHECKS = [not_a_server_error, response_schema_conformance]
-ROW_IDS = ("memory_id", "confirmation_id", "task_id")
+ROW_IDS = ("memory_id", "confirmation_id", "task_id", "session_id")
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application(), config=CONFIG).include(
     path_regex=r"^/api/v1/"
@@ -224,11 +228,36 @@ def _fresh_rows(world: Any, make_memory: Callable[..., Memory]) -> dict[str, str
     task_id = f"task-{n}"
     make_memory(world.demo, f"Step 2 of {n} is done", user_id="alice", level=Level.TASK, task_id=task_id, **TASK)
     return {
+        "session_id": str(_session_in_turn(world, n)),
         "memory_id": str(_memory_in_turn(world, make_memory, n).pk),
         "confirmation_id": str(pending.confirmation.pk),
         "rule_confirmation_id": str(rule.confirmation.pk),
         "task_id": task_id,
     }
+
+
+def _session_in_turn(world: Any, n: int) -> object:
+    """alice's session with a few events and a task state, in turn: active, forked, compacted, or ended."""
+    session = session_create(tenant_id=world.demo.pk, user_id="alice", app="chat", actor="test")
+    events = [
+        NewEvent(kind="user_message", content=f"Help me check the refund for order {n}."),
+        NewEvent(kind="state_delta", state_delta={"step": n, "user:lang": "en"}),
+        NewEvent(kind="assistant_message", content="The finance lead approved the refund."),
+    ]
+    appended = session_events_append(tenant_id=world.demo.pk, session_id=session.pk, events=events, actor="test")
+    task_state_update(
+        tenant_id=world.demo.pk, session_id=session.pk, task_id=f"task-{n}", values={"goal": "refund"}, actor="test"
+    )
+    if n % 4 == 1:
+        fork = session_fork(
+            tenant_id=world.demo.pk, session_id=session.pk, from_event_id=appended[0].event.pk, actor="test"
+        )
+        return fork.pk
+    if n % 4 == 2:
+        session_compact(tenant_id=world.demo.pk, session_id=session.pk, actor="test")
+    if n % 4 == 3:
+        session_update(tenant_id=world.demo.pk, session_id=session.pk, change=SessionChange(state="ended"), actor="t")
+    return session.pk
 
 
 def _send(case: schemathesis.Case, principal: Principal) -> int:

@@ -79,3 +79,25 @@ def agent_write(page: Page, live_server, key: str, content: str, **extra) -> dic
     )
     assert response.ok, response.text()
     return response.json()
+
+
+def agent_call(page: Page, live_server, key: str, method: str, path: str, body: dict | None = None) -> dict:
+    """Any agent API call, through the browser's request context (so it reaches the live server)."""
+    response = page.request.fetch(
+        f"{live_server.url}{path}",
+        method=method,
+        headers={"Authorization": f"Bearer {key}"},
+        data=body,
+    )
+    assert response.ok, response.text()
+    return response.json() if response.status != 204 else {}
+
+
+def agent_session(page: Page, live_server, key: str, *, title: str, messages: list[str]) -> dict:
+    """A session of alice's that an agent keeps: created, then a user and an assistant message per pair."""
+    session = agent_call(page, live_server, key, "POST", "/api/v1/sessions", {"user_id": "alice", "app": "chat",
+                                                                              "title": title})  # fmt: skip
+    events = [{"kind": "user_message" if i % 2 == 0 else "assistant_message", "content": text}
+              for i, text in enumerate(messages)]  # fmt: skip
+    agent_call(page, live_server, key, "POST", f"/api/v1/sessions/{session['id']}/events", {"events": events})
+    return session

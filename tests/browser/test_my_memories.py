@@ -8,7 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from my_memories_data import agent_context, agent_write, seed_alice  # tests/browser/, on sys.path under pytest
+from my_memories_data import (  # tests/browser/, on sys.path under pytest
+    agent_context,
+    agent_session,
+    agent_write,
+    seed_alice,
+)
 from playwright.sync_api import Page, expect
 
 from memories.models import Memory
@@ -173,24 +178,27 @@ def test_pause_all_sessions_and_the_write_pipeline(page, login, live_server, wor
     expect(page.get_by_test_id("paused-banner")).to_have_count(0)
     assert agent_write(page, live_server, world.demo_key, "Prefers YAML over JSON")["decision"] == "save"
 
-    # "Don't save this session", then an agent write for it is rejected.
-    page.locator("#id_optout-session_id").fill("sess-live-2")
-    page.get_by_role("button", name="Don't save this session").click()
-    expect(page.get_by_test_id("opt-outs")).to_contain_text("sess-live-2")
+    # "Don't save" on a listed session, then an agent write for it is rejected.
+    session = agent_session(page, live_server, world.demo_key, title="Offsite logistics", messages=["Book rooms"])
+    page.reload()
+    row = page.locator(f'tr[data-session="{session["id"]}"]')
+    expect(row).to_contain_text("Offsite logistics")
+    row.get_by_role("button", name="Don't save").click()
+    expect(page.get_by_test_id("opt-outs")).to_contain_text(session["id"])
+    expect(page.locator(f'tr[data-session="{session["id"]}"]')).to_contain_text("not saved")
     opted_out = agent_write(
         page,
         live_server,
         world.demo_key,
         "We are discussing the offsite.",
         type="temporary_context",
-        scope={"level": "session", "user_id": "alice", "session_id": "sess-live-2"},
+        scope={"level": "session", "user_id": "alice", "session_id": session["id"]},
         source={"source_type": "user_statement"},
     )
     assert opted_out["reason_code"] == "session_opt_out"
 
-    # Clear a session: see what goes, confirm, gone.
-    page.locator("#id_clear-session_id").fill("sess-demo-1")
-    page.get_by_role("button", name="Show what will be cleared").click()
+    # Clear a session memgov keeps no history for (its id comes from a memory): see what goes, confirm, gone.
+    page.locator('li[data-session="sess-demo-1"]').get_by_role("button", name="Clear").click()
     expect(page.get_by_text("This session is about the annual offsite budget.")).to_be_visible()
     page.get_by_role("button", name="Delete these memories").click()
     expect(page.locator(".flash__item--success")).to_contain_text("1 memory of the session deleted.")

@@ -9,6 +9,7 @@ from django.core.management import CommandError, call_command
 
 from audit.models import AuditEvent
 from audit.verify import verify_chain
+from conversations.models import Event, Session
 from governance.agents import client_for_key
 from governance.models import AgentClient, Membership, PolicyVersion, Tenant
 from memories.models import Memory
@@ -64,6 +65,7 @@ def _snapshot() -> dict[str, object]:
             (m.tenant.slug, m.user_id, m.type, m.level, m.content, m.status) for m in Memory.objects.all()
         ),
         "agents": sorted(AgentClient.objects.values_list("tenant__slug", "name", "key_hash")),
+        "sessions": sorted((s.user_id, s.title, s.state, s.event_count) for s in Session.objects.all()),
     }
 
 
@@ -90,6 +92,10 @@ def test_seed_demo_twice_leaves_the_same_data_and_prints_working_keys(settings, 
     assert Membership.objects.get(tenant__slug="acme").user.username == "erin"
     types = set(Memory.objects.values_list("type", flat=True))
     assert len(types) >= 6
+    # alice has sessions for a newcomer to look at: one compacted, one forked from another.
+    sessions = Session.objects.filter(tenant__slug="demo", user_id="alice")
+    assert sessions.count() == 3 and sessions.filter(parent__isnull=False).count() == 1
+    assert Event.objects.filter(session__in=sessions, kind="compaction").count() == 1
     for tenant in Tenant.objects.all():
         assert verify_chain(tenant_id=tenant.pk).ok
     # Every seeded memory is approved, except the inference in alice's inbox and the rule awaiting carol.

@@ -28,7 +28,7 @@ def test_an_agent_completing_a_task_archives_its_task_memories(world, make_memor
     response = world.agent_client(world.demo_key).post(_url("task-42"))
 
     assert response.status_code == 200, response.content
-    assert response.json() == {"task_id": "task-42", "archived": 2, "remaining": 0}
+    assert response.json() == {"task_id": "task-42", "archived": 2, "remaining": 0, "states_archived": 0}
     statuses = {m.pk: Memory.objects.get(pk=m.pk).status for m in (first, second, other_task, learned)}
     assert statuses == {
         first.pk: Status.ARCHIVED,
@@ -92,14 +92,24 @@ def test_a_huge_task_is_archived_in_bounded_calls(world, make_memory, monkeypatc
     for i in range(3):
         _task_memory(make_memory, world.demo, f"step {i}")
     client = world.agent_client(world.demo_key)
-    assert client.post(_url("task-42")).json() == {"task_id": "task-42", "archived": 2, "remaining": 1}
-    assert client.post(_url("task-42")).json() == {"task_id": "task-42", "archived": 1, "remaining": 0}
+    assert client.post(_url("task-42")).json() == {
+        "task_id": "task-42",
+        "archived": 2,
+        "remaining": 1,
+        "states_archived": 0,
+    }
+    assert client.post(_url("task-42")).json() == {
+        "task_id": "task-42",
+        "archived": 1,
+        "remaining": 0,
+        "states_archived": 0,
+    }
 
 
 def test_an_operator_can_archive_a_finished_task_from_the_command_line(world, make_memory, capsys):
     memory = _task_memory(make_memory, world.demo, "step 1 done")
     call_command("run_lifecycle", "--job", "archive", "--tenant", "demo", "--task-id", "task-42")
-    assert capsys.readouterr().out.strip() == "archive: found=1 archived=1 remaining=0"
+    assert capsys.readouterr().out.strip() == "archive: found=1 archived=1 remaining=0 states_archived=0"
     assert Memory.objects.get(pk=memory.pk).status == Status.ARCHIVED
     with pytest.raises(CommandError, match="--tenant and --task-id"):
         call_command("run_lifecycle", "--job", "archive", "--tenant", "demo")

@@ -35,6 +35,9 @@ from config.celery import (
     embedded_broker_options,
     lifecycle_beat_schedule,
 )
+from conversations.models import Session
+from conversations.services.events import NewEvent, session_events_append
+from conversations.services.sessions import session_create
 from demo.management.commands.run_stack import ProcessGroup, ProcessSpec, stack_specs
 from governance.pipeline.base import Scope
 from governance.vocabulary import Level, Status
@@ -57,8 +60,11 @@ def test_the_beat_schedules_the_audit_checkpoint_as_a_registered_task(monkeypatc
 
 def test_the_beat_schedules_every_periodic_job_as_a_registered_task():
     schedule = lifecycle_beat_schedule()
-    assert {entry["task"] for entry in schedule.values()} == {f"memgov.lifecycle.{job}" for job in PERIODIC}
+    scheduled = {entry["task"] for entry in schedule.values()}
+    assert scheduled == {f"memgov.lifecycle.{job}" for job in PERIODIC | {"sessions_purge"}}
     assert set(periodic_jobs()) == PERIODIC
+    import conversations.tasks  # noqa: F401 — registers the session purge, as the worker's autodiscovery does
+
     registered = set(app.tasks)
     assert all(entry["task"] in registered for entry in schedule.values())
     assert schedule["lifecycle-expire"]["schedule"] == 60.0
@@ -302,6 +308,12 @@ def test_a_real_worker_runs_the_jobs_through_the_broker_each_effect_once(world, 
             ),
             actor="test",
         )
+    # An ended session past the retention period: the session purge deletes it.
+    ended = session_create(tenant_id=world.demo.pk, user_id="alice", app="chat", actor="test")
+    session_events_append(
+        tenant_id=world.demo.pk, session_id=ended.pk, events=[NewEvent(kind="user_message", content="hi")], actor="t"
+    )
+    Session.objects.filter(pk=ended.pk).update(state="ended", ended_at=timezone.now() - timedelta(days=31))
     queue = f"memgov-test-{uuid.uuid4().hex[:12]}"
     log = tmp_path / "worker.log"
     with contextlib.ExitStack() as stack:
@@ -321,11 +333,13 @@ def test_a_real_worker_runs_the_jobs_through_the_broker_each_effect_once(world, 
         )
         # The same job twice (a beat tick and an operator, say) and the consolidation, which has to
         # decrypt: the worker shares nothing with this process but the database and the master key.
-        # Then the audit checkpoint job, which signs each chain head and writes it outside the database.
-        names = ("memgov.lifecycle.expire", "memgov.lifecycle.expire", "memgov.lifecycle.consolidate")
-        for name in (*names, "memgov.audit.checkpoint"):
-            _send(name, broker_url=broker_url, transport_options=options, queue=queue)
-        _wait_for(lambda: log.read_text().count("succeeded in") >= 4, timeout=90, what="4 tasks", log=log)
+        # Then the sessions' retention job, and the audit checkpoint job, which signs each chain head and
+        # writes it outside the database.
+        names = ("expire", "expire", "consolidate", "sessions_purge")
+        for name in names:
+            _send(f"memgov.lifecycle.{name}", broker_url=broker_url, transport_options=options, queue=queue)
+        _send("memgov.audit.checkpoint", broker_url=broker_url, transport_options=options, queue=queue)
+        _wait_for(lambda: log.read_text().count("succeeded in") >= 5, timeout=90, what="5 tasks", log=log)
         # The worker publishes the jobs' counts: the second expire run found nothing left to do.
         metrics = urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10).read().decode()
         assert 'memgov_lifecycle_items_total{job="expire",outcome="expired"} 3.0' in metrics
@@ -340,6 +354,8 @@ def test_a_real_worker_runs_the_jobs_through_the_broker_each_effect_once(world, 
     proposal = MergeProposal.objects.get()
     assert proposal.user_id == "bob"
     assert proposal.memory.content == "Prefers Markdown tables when comparing options."
+    assert not Session.objects.filter(pk=ended.pk).exists()
+    assert AuditEvent.objects.get(event="session_deleted").actor == "system:lifecycle.sessions_purge"
     assert verify_chain(tenant_id=world.demo.pk).ok
     # The worker's checkpoint (in its own var/) names the chain head as it was after the three jobs.
     checkpoint = DirectorySink(tmp_path / "audit-checkpoints").latest(tenant_id=world.demo.pk)

@@ -177,7 +177,15 @@ def test_run_lifecycle_prints_the_counts(world, capsys):
 def test_run_lifecycle_without_a_job_runs_every_periodic_job(world, capsys):
     call_command("run_lifecycle", "--json", "--tenant", "demo")
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [row["job"] for row in rows] == ["invalidate", "expire", "unused", "consolidate", "purge", "reembed"]
+    assert [row["job"] for row in rows] == [
+        "invalidate",
+        "expire",
+        "unused",
+        "consolidate",
+        "purge",
+        "reembed",
+        "sessions_purge",
+    ]
 
 
 def test_run_lifecycle_refuses_an_unknown_tenant(world):

@@ -21,10 +21,15 @@ from governance.models import Tenant
 from governance.pipeline.base import Scope
 from governance.services.tenancy import tenant_create
 from memories.services.records import NewMemory, memory_create
+from conversations.services.events import NewEvent, session_events_append
+from conversations.services.sessions import session_create
 tenant = tenant_create(slug="demo", actor="test")
 for user_id, text in (("alice", "Alice is allergic to penicillin"), ("bob", "Bob prefers short answers")):
     memory_create(tenant_id=tenant.pk, new=NewMemory(scope=Scope("user", user_id=user_id), type="user_profile",
                   content=text, source_type="explicit_user_request"), actor="test")
+    session = session_create(tenant_id=tenant.pk, user_id=user_id, app="chat", actor="test")
+    session_events_append(tenant_id=tenant.pk, session_id=session.pk, actor="test",
+                          events=[NewEvent(kind="user_message", content=f"{user_id} says hello")])
 """
 
 MIGRATE_KEYS = """
@@ -44,6 +49,7 @@ print("--- applied")
 """
 
 READ = """
+from conversations.models import Event, Session
 from memories.models import Memory
 from vault import DecryptionError
 from vault.models import DataKey
@@ -56,7 +62,9 @@ for user_id in ("alice", "bob"):
         except DecryptionError:
             texts.append("<unreadable>")
     keys = DataKey.objects.filter(owner=user_id).count()
-    print(f"{user_id}: rows={len(rows)} keys={keys} texts={texts}")
+    sessions = Session.objects.filter(user_id=user_id).count()
+    events = Event.objects.filter(session__user_id=user_id).count()
+    print(f"{user_id}: rows={len(rows)} keys={keys} texts={texts} sessions={sessions} events={events}")
 """
 
 
@@ -156,16 +164,16 @@ def test_a_restore_from_before_an_erasure_is_erased_again_by_apply_erasures(tmp_
         stack.backup()
 
         erased = _manage(env, "shell", "-c", ERASE + READ)
-        assert "alice: rows=0 keys=0" in erased
+        assert "alice: rows=0 keys=0 texts=[] sessions=0 events=0" in erased
 
         stack.restore()
         restored = _manage(env, "shell", "-c", READ + APPLY + READ + APPLY)
         first, second, _ = restored.split("--- applied")
         # The restore brought the erased subject back, key and all: this is what apply_erasures is for.
-        assert "alice: rows=1 keys=1 texts=['Alice is allergic to penicillin']" in first
-        assert "1 re-applied" in first
-        assert "alice: rows=0 keys=0 texts=[]" in second
-        assert "bob: rows=1 keys=1 texts=['Bob prefers short answers']" in second
+        assert "alice: rows=1 keys=1 texts=['Alice is allergic to penicillin'] sessions=1 events=1" in first
+        assert "1 re-applied" in first and "1 sessions" in first
+        assert "alice: rows=0 keys=0 texts=[] sessions=0 events=0" in second
+        assert "bob: rows=1 keys=1 texts=['Bob prefers short answers'] sessions=1 events=1" in second
         assert "0 re-applied" in second  # idempotent
         if connection.vendor == "postgresql":  # run as the owner, it vacuums what it touched, the key table in full
             assert "memories_datakey" in first and "memories_memory" in first

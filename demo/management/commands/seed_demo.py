@@ -1,4 +1,5 @@
-"""Idempotent demo data: tenants demo and acme, a person for every role, a few memories of each type."""
+"""Idempotent demo data: tenants demo and acme, a person for every role, a few memories of each type, and a
+few sessions of alice's (one compacted, one forked)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from demo.sessions import seed_demo_sessions
 from governance.agents import client_for_key
 from governance.models import AgentClient, Membership, Project, Team, Tenant
 from governance.pipeline.base import Scope
@@ -175,6 +177,7 @@ class Command(BaseCommand):
         keys = {slug: self._agent_key(tenant) for slug, tenant in tenants.items()}
         self._pending_confirmation(tenants["demo"])
         self._pending_rule(tenants["demo"])
+        seed_demo_sessions(tenants["demo"])
         self.stdout.write(
             "Demo people (password memgov-demo): alice, bob (members of ai-platform and dispatch-docs), "
             "carol and frank (tenant admins), dave (compliance officer) in 'demo'; erin (member) in 'acme'."

@@ -7,21 +7,22 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from conversations.lifecycle import all_jobs_run, all_periodic_jobs
+from conversations.services.tasks import task_complete
 from governance.models import Tenant
-from memories.lifecycle import MAX_BATCHES, lifecycle_job_run, periodic_jobs
-from memories.lifecycle.archive import task_complete
+from memories.lifecycle import MAX_BATCHES
 from memories.lifecycle.base import DEFAULT_BATCH_SIZE
 
 
 class Command(BaseCommand):
     help = (
         "Run lifecycle jobs (all periodic ones when --job is omitted) and print their counts. "
-        "--job archive archives one finished task (--tenant and --task-id required)."
+        "--job archive archives one finished task, its memories and its task state (--tenant and --task-id required)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--job", choices=[*periodic_jobs(), "archive"], help="one job; all periodic jobs if omitted"
+            "--job", choices=[*all_periodic_jobs(), "archive"], help="one job; all periodic jobs if omitted"
         )
         parser.add_argument("--tenant", help="tenant slug; all tenants if omitted")
         parser.add_argument("--task-id", help="with --job archive: the finished task")
@@ -41,10 +42,9 @@ class Command(BaseCommand):
         if options["job"] == "archive":
             rows = [self._archive(tenant_id, options["task_id"])]
         else:
-            jobs = [options["job"]] if options["job"] else list(periodic_jobs())
+            jobs = [options["job"]] if options["job"] else list(all_periodic_jobs())
             rows = [
-                lifecycle_job_run(job, tenant_id=tenant_id, batch_size=batch_size, max_batches=max_batches)
-                for job in jobs
+                all_jobs_run(job, tenant_id=tenant_id, batch_size=batch_size, max_batches=max_batches) for job in jobs
             ]
         for row in rows:
             if options["json"]:
@@ -57,4 +57,10 @@ class Command(BaseCommand):
         if tenant_id is None or not task_id:
             raise CommandError("--job archive needs --tenant and --task-id")
         done = task_complete(tenant_id=tenant_id, task_id=str(task_id), actor=f"cli:{getpass.getuser()}")
-        return {"job": "archive", "found": done.found, "archived": done.archived, "remaining": done.remaining}
+        return {
+            "job": "archive",
+            "found": done.found,
+            "archived": done.archived,
+            "remaining": done.remaining,
+            "states_archived": done.states_archived,
+        }

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from conversations.services.erasure import ERASED_TABLES as SESSION_TABLES
+from conversations.services.erasure import subject_erasure_reapply
 from dbkit.scrub import pg_vacuum
 from governance.models import Tenant
 from memories.lifecycle.purge import PURGED_TABLES
-from memories.services.subjects import ERASED_TABLES, subject_erase
+from memories.services.subjects import ERASED_TABLES
 from vault.erasure import tombstones
 from vault.models import DataKey
 from vault.router import KEYS_DB
@@ -30,16 +32,21 @@ class Command(BaseCommand):
         for tombstone in found:
             if tombstone.tenant_id not in known:
                 continue  # the tenant itself is gone from this database
-            receipt = subject_erase(
-                tenant_id=tombstone.tenant_id, user_id=tombstone.owner, actor="system:apply_erasures", reapply=tombstone
+            erased = subject_erasure_reapply(tombstone=tombstone, actor="system:apply_erasures")
+            if erased is None:
+                continue
+            applied += 1
+            receipt = erased.receipt
+            if receipt is None:
+                memories = "no memories, data key already gone"
+            else:
+                key = "destroyed" if receipt.key_destroyed else "already gone"
+                memories = f"{receipt.memories_erased} memories, data key {key}; receipt {receipt.id}"
+            self.stdout.write(
+                f"tenant {tombstone.tenant_id}: erased again ({memories}; {erased.sessions_erased} sessions)"
             )
-            if receipt is not None:
-                applied += 1
-                self.stdout.write(
-                    f"tenant {tombstone.tenant_id}: erased again ({receipt.memories_erased} memories, "
-                    f"data key {'destroyed' if receipt.key_destroyed else 'already gone'}; receipt {receipt.id})"
-                )
         self.stdout.write(f"{len(found)} erasures on record, {applied} re-applied")
         if vacuum:
-            done = pg_vacuum({*ERASED_TABLES, *PURGED_TABLES}) + pg_vacuum([DataKey], using=KEYS_DB, full=True)
+            content = pg_vacuum({*ERASED_TABLES, *SESSION_TABLES, *PURGED_TABLES})
+            done = content + pg_vacuum([DataKey], using=KEYS_DB, full=True)
             self.stdout.write(f"vacuumed: {', '.join(done) if done else 'nothing (SQLite, or not the owner)'}")

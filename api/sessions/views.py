@@ -1,0 +1,138 @@
+"""Sessions themselves: create, list (resume: select and last), read with merged state, change, delete."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.exceptions import ValidationError
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.sessions.serializers import (
+    SessionCreateIn,
+    SessionDeleteQuery,
+    SessionDetailOut,
+    SessionListQuery,
+    SessionOut,
+    SessionPatchIn,
+)
+from conversations.access import session_for_caller
+from conversations.models import Session
+from conversations.selectors.sessions import sessions_for_subject
+from conversations.selectors.state import session_state_at
+from conversations.services.deletion import session_delete
+from conversations.services.sessions import SessionChange, session_create, session_update
+from memories.access import Caller, caller_for
+
+
+def subject_of(caller: Caller, user_id: str | None) -> str:
+    """The subject a request is about: a person's own (another's is a 404), an agent's named one."""
+    if caller.subject_id is not None:
+        if user_id and user_id != caller.subject_id:
+            raise Http404
+        return caller.subject_id
+    if not user_id:
+        raise ValidationError({"user_id": ["This field is required."]})
+    return user_id
+
+
+def detail(session: Session) -> dict:
+    session.merged_state = session_state_at(session=session)  # type: ignore[attr-defined]
+    return SessionDetailOut(session).data
+
+
+class SessionListApi(APIView):
+    pagination_class = LimitOffsetPagination
+
+    @extend_schema(
+        request=SessionCreateIn,
+        responses={201: SessionDetailOut},
+        summary="Create a session",
+        description="A new, empty session of a subject in an app (state `created`; active from its first event).",
+    )
+    def post(self, request: Request) -> Response:
+        caller = caller_for(request)
+        data = SessionCreateIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        session = session_create(
+            tenant_id=caller.tenant_id,
+            user_id=subject_of(caller, values.get("user_id")),
+            app=values["app"],
+            workspace=values["workspace"],
+            title=values["title"],
+            dont_save=values["dont_save"],
+            actor=caller.actor,
+        )
+        return Response(detail(session), status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        parameters=[SessionListQuery],
+        responses=SessionOut(many=True),
+        summary="A subject's sessions, most recently active first (resume)",
+        description="`last=true` answers a page holding only the most recently active session (resume: last).",
+    )
+    def get(self, request: Request) -> Response:
+        caller = caller_for(request)
+        query = SessionListQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        values = query.validated_data
+        sessions = sessions_for_subject(
+            tenant_id=caller.tenant_id,
+            user_id=subject_of(caller, values.get("user_id")),
+            app=values.get("app"),
+            workspace=values.get("workspace"),
+        )
+        if values["last"]:
+            sessions = sessions[:1]
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(sessions, request, view=self)
+        return paginator.get_paginated_response(SessionOut(page, many=True).data)
+
+
+class SessionDetailApi(APIView):
+    @extend_schema(responses=SessionDetailOut, summary="One session, with its merged state and leaf")
+    def get(self, request: Request, session_id: str) -> Response:
+        return Response(detail(session_for_caller(caller_for(request), session_id)))
+
+    @extend_schema(
+        request=SessionPatchIn,
+        responses=SessionDetailOut,
+        summary='Suspend, resume or end; retitle; mark "don\'t save"',
+        description="A state move the lifecycle doesn't allow (an ended session resumed, …) answers 409.",
+    )
+    def patch(self, request: Request, session_id: str) -> Response:
+        caller = caller_for(request)
+        session = session_for_caller(caller, session_id)
+        data = SessionPatchIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        change = SessionChange(
+            state=values.get("state"),
+            title=values.get("title") or None,
+            title_given="title" in values,
+            dont_save=values.get("dont_save"),
+        )
+        session = session_update(tenant_id=caller.tenant_id, session_id=session.pk, change=change, actor=caller.actor)
+        return Response(detail(session))
+
+    @extend_schema(
+        parameters=[SessionDeleteQuery],
+        responses={204: None},
+        summary="Delete: its events, snapshots, summaries and session/task memories",
+    )
+    def delete(self, request: Request, session_id: str) -> Response:
+        caller = caller_for(request)
+        session = session_for_caller(caller, session_id)
+        query = SessionDeleteQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        session_delete(
+            tenant_id=caller.tenant_id,
+            session_id=session.pk,
+            actor=caller.actor,
+            forget_extracted=query.validated_data["forget_extracted"],
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
