@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-$(shell cksum requirements.lock | cut -d' ' -f1)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint format screenshots
+.PHONY: install run test lint format screenshots benchmarks
 
 $(STAMP): requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -39,3 +39,7 @@ format: install
 # The pictures in docs/screenshots/, taken by the browser tests (a plain test run never writes them).
 screenshots: install
 	MEMGOV_UPDATE_DOCS_SCREENSHOTS=1 $(BIN)/pytest tests/browser -q
+
+# docs/benchmark-figures.md: every benchmark, each on a fresh SQLite database, with the date and the machine's probe.
+benchmarks: install
+	$(BIN)/python manage.py bench_report
