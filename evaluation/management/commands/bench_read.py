@@ -29,6 +29,7 @@ from evaluation.read_bench import (
     user_id_for,
 )
 from evaluation.read_bench_parts import read_parts
+from evaluation.scope_bench import SCOPE_SIZES, parse_sizes, scope_reads, scope_table
 from memories.access import Caller
 from memories.embedding.embedders import current_embedder
 from memories.read.context import ContextRequest, memory_context_build
@@ -62,8 +63,18 @@ class Command(BaseCommand):
             help="measure the rows an earlier run seeded (and its LangGraph file) without seeding again",
         )
         parser.add_argument("--json", action="store_true", help="print one JSON object last")
+        parser.add_argument(
+            "--scope-sizes",
+            default="",
+            help="instead: read p50 against the memories in the subject's own scope (e.g. "
+            + ",".join(str(size) for size in SCOPE_SIZES)
+            + ")",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["scope_sizes"]:
+            self._scope_axis(options["scope_sizes"], requests=options["requests"])
+            return
         total, users = options["total"], options["users"]
         if users < 1 or total < users:
             raise CommandError("--users must be at least 1 and --total at least --users")
@@ -176,6 +187,18 @@ class Command(BaseCommand):
                     }
                 )
             )
+
+    def _scope_axis(self, scope_sizes: str, *, requests: int) -> None:
+        try:
+            sizes = parse_sizes(scope_sizes)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        self.stdout.write(
+            f"database: {connection.vendor}; {requests} timed reads per size; "
+            f"this machine runs sum(range(1000)) in {python_speed():.1f} µs"
+        )
+        rows = scope_reads(sizes=sizes, requests=requests, log=self.stderr.write)
+        self.stdout.write("\n".join(scope_table(rows, what="memory_context_build")))
 
     def _print_table(self, rows: list[dict[str, Any]], *, subject: str, per_user: int, langgraph: bool) -> None:
         self.stdout.write(

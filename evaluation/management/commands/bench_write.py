@@ -16,6 +16,7 @@ from django.utils import timezone
 from audit.events import Event
 from audit.services import audit_append, audit_fields, audit_record
 from evaluation.read_bench import python_speed
+from evaluation.scope_bench import SCOPE_SIZES, parse_sizes, scope_table, scope_writes
 from governance.pipeline import run_pipeline
 from governance.pipeline.base import Candidate, Scope, WriteContext
 from governance.recognizers import detect_sensitivity
@@ -60,10 +61,32 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--writes", type=int, default=2000, help="timed writes per measurement")
         parser.add_argument("--sizes", default="10000,100000", help="stored memories to compare at")
+        parser.add_argument(
+            "--scope-sizes",
+            default="",
+            help="instead: write p50 against the memories in the subject's own scope, warm and cold (e.g. "
+            + ",".join(str(size) for size in SCOPE_SIZES)
+            + ")",
+        )
 
-    def handle(self, *args: object, writes: int, sizes: str, **options: object) -> None:
+    def handle(self, *args: object, writes: int, sizes: str, scope_sizes: str, **options: object) -> None:
+        if scope_sizes:
+            self._scope_axis(writes=writes, scope_sizes=scope_sizes)
+            return
         with override_settings(ALLOWED_HOSTS=["testserver"]):
             self._run(writes=writes, sizes=sizes)
+
+    def _scope_axis(self, *, writes: int, scope_sizes: str) -> None:
+        try:
+            chosen = parse_sizes(scope_sizes)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        self.stdout.write(
+            f"database: {connection.vendor}; {writes} timed writes per cell; "
+            f"this machine runs sum(range(1000)) in {python_speed():.1f} µs"
+        )
+        rows = scope_writes(sizes=chosen, writes=writes, log=self.stderr.write)
+        self.stdout.write("\n".join(scope_table(rows, what="memory_write")))
 
     def _run(self, *, writes: int, sizes: str) -> None:
         self.stdout.write(
