@@ -143,6 +143,17 @@ def _machine(probe_before: float, probe_after: float) -> str:
     )
 
 
+def _commit() -> str:
+    """The checkout's commit, so figures can be set beside another commit's."""
+    done = subprocess.run(  # noqa: S603 - a fixed git command
+        ["git", "-C", str(settings.BASE_DIR), "describe", "--always", "--dirty"],  # noqa: S607 - git on PATH
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.stdout.strip() or "unknown"
+
+
 def render(ran: Sequence[Ran], *, quick: bool, probe_before: float, probe_after: float, now: datetime) -> str:
     lines = [
         "# Benchmark figures",
@@ -151,7 +162,7 @@ def render(ran: Sequence[Ran], *, quick: bool, probe_before: float, probe_after:
         "targets, are in [benchmarks.md](benchmarks.md). Every benchmark ran as its own process on a fresh",
         "SQLite database, with `MEMGOV_DEBUG` off.",
         "",
-        f"- Date: {now:%Y-%m-%d %H:%M} UTC",
+        f"- Date: {now:%Y-%m-%d %H:%M} UTC; commit {_commit()}",
         f"- Machine: {_machine(probe_before, probe_after)}",
     ]
     if quick:
