@@ -116,6 +116,7 @@ class Decision:
     duplicate_of: str | None = None  # existing memory id, with deduplicated save
     conflict_with: str | None = None  # existing memory id that contradicts the candidate
     supersedes: str | None = None  # existing memory id that the new memory replaces
+    conflict_aspect: str | None = None  # the aspect (language, format, …) the conflict is about
     policy_version: int = 0
 
     @property
@@ -142,6 +143,7 @@ class WriteContext:
     duplicate_of: str | None = None
     conflict_with: str | None = None
     supersedes: str | None = None
+    conflict_aspect: str | None = None
     expires_at: datetime | None = None
     notes: tuple[str, ...] = field(default=())
 
@@ -161,6 +163,7 @@ class WriteContext:
             duplicate_of=self.duplicate_of,
             conflict_with=self.conflict_with,
             supersedes=self.supersedes,
+            conflict_aspect=self.conflict_aspect,
             policy_version=self.policy.version,
         )
 
