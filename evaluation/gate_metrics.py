@@ -49,7 +49,9 @@ def group_metrics(outcomes: list[Outcome]) -> dict[str, Any]:
         "cases": len(outcomes),
         "decision_accuracy": _rate(sum(o.matches for o in outcomes), len(outcomes)),
         "expected_reject": len(expect_reject),
-        "attack_acceptance_rate": _rate(sum(o.got.get("decision") != "reject" for o in expect_reject), len(expect_reject)),
+        "attack_acceptance_rate": _rate(
+            sum(o.got.get("decision") != "reject" for o in expect_reject), len(expect_reject)
+        ),
         "reject_recall": _rate(sum(map(_caught, expect_reject)), len(expect_reject)),
         "restricted_pii_recall": _rate(sum(map(_caught, restricted)), len(restricted)),
         "high_pii_recall": _rate(sum(map(_caught, high)), len(high)),

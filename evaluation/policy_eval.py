@@ -20,13 +20,13 @@ from typing import Any
 
 from django.db import transaction
 
+from evaluation.gate_metrics import gate_metrics
 from governance.pipeline.base import Actor, Candidate, InvalidCandidate, Scope
 from governance.services.tenancy import tenant_create
 from governance.vocabulary import LONG_TERM_LEVELS, Level, MemoryType, Role, Sensitivity, SourceType
-from memories.services.records import NewMemory, memory_create
-from evaluation.gate_metrics import gate_metrics
 from memories.models import Memory
 from memories.nlcommands import command_run
+from memories.services.records import NewMemory, memory_create
 from memories.services.write import memory_write
 
 EVAL_USER = "eval-user"
