@@ -52,12 +52,20 @@ class Candidate:
     expires_at: datetime | None = None  # requested; only ever shortens the policy's TTL
 
     @cached_property
+    def screened(self) -> str:
+        """The content as a reader sees it (:func:`governance.pipeline.screen.screen`): what every
+        lexicon and recognizer reads. Only read, never stored: the memory keeps ``content``."""
+        from governance.pipeline.screen import screen
+
+        return screen(self.content)
+
+    @cached_property
     def aspects(self) -> Mapping[str, Any]:
         """What the content says about each aspect (format, language, …): parsed once, read by the
         classify and dedup stages (values are ``lexicons.conflict.AspectValues``)."""
         from governance.pipeline.lexicons.conflict import aspects
 
-        return aspects(self.content)
+        return aspects(self.screened)
 
 
 @dataclass(frozen=True)

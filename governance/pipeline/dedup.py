@@ -28,6 +28,7 @@ from threading import Lock
 from governance.pipeline.base import ExistingMemory, Scope, WriteContext
 from governance.pipeline.lexicons.conflict import AspectValues, aspects, contradiction
 from governance.pipeline.reasons import ReasonCode
+from governance.pipeline.screen import screen
 from governance.pipeline.validate import REQUIRED_SCOPE_FIELD
 from governance.vocabulary import EXPLICIT_SOURCES, DecisionKind, MemoryType
 
@@ -90,7 +91,7 @@ def _aspects_of(memory: ExistingMemory) -> Mapping[str, AspectValues]:
         if found is not None:
             _aspect_cache.move_to_end(key)
             return found
-    found = aspects(memory.content)
+    found = aspects(screen(memory.content))
     remember_aspects(memory_id=memory.id, version=memory.version, fingerprint=memory.fingerprint, found=found)
     return found
 

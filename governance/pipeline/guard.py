@@ -19,10 +19,12 @@
 
 from __future__ import annotations
 
-from governance.pipeline.base import Scope, Stop, WriteContext
+from governance.pipeline.base import Candidate, Scope, Stop, WriteContext
 from governance.pipeline.lexicons.audit_only import find_audit_only_fact
+from governance.pipeline.lexicons.intent import addressed_to_ai, behavioural_instruction, injection_intent
 from governance.pipeline.lexicons.override import find_policy_override
 from governance.pipeline.reasons import ReasonCode
+from governance.pipeline.screen import readings
 from governance.vocabulary import (
     RULE_TYPES,
     SHORT_LIVED_TYPES,
@@ -47,7 +49,11 @@ class GuardStage:
         level = candidate.scope.level
         memory_type = ctx.type or candidate.type
 
-        override = find_policy_override(candidate.content)
+        views = readings(candidate.content)
+        override = next(filter(None, map(find_policy_override, views)), None)
+        override = override or next(filter(None, map(injection_intent, views)), None)
+        if override is None and candidate.source_type in UNTRUSTED_SOURCES and _carries_instructions(candidate):
+            override = "untrusted_instruction"
         if override:
             raise Stop(
                 ctx.with_(notes=(*ctx.notes, f"policy override: {override}")).decide(
@@ -68,7 +74,7 @@ class GuardStage:
                 )
             )
 
-        fact = find_audit_only_fact(candidate.content)
+        fact = find_audit_only_fact(candidate.screened)
         if fact:
             raise Stop(
                 ctx.with_(notes=(*ctx.notes, f"audit-only fact: {fact}")).decide(
@@ -96,6 +102,12 @@ class GuardStage:
                 )
             )
         return ctx
+
+
+def _carries_instructions(candidate: Candidate) -> bool:
+    """Untrusted content that speaks to the AI reading it, or tells an assistant how to act: an
+    injection, whatever it asks (§13.1). A tool result is data; it never instructs."""
+    return addressed_to_ai(candidate.screened) or behavioural_instruction(candidate.screened)
 
 
 def _shared(scope: Scope) -> bool:
