@@ -37,6 +37,7 @@ from governance.recognizers.entities import SECRET_TYPES, EntityType
 from governance.recognizers.identity import IDENTITY_RULES
 from governance.recognizers.lexicons import LEXICON_RULES, LEXICONS
 from governance.recognizers.phrases import Lexicon, PhraseMatcher
+from governance.recognizers.secret_model import SECRET_MODEL_RULES, compact
 from governance.recognizers.rules import Rule, normalize_text
 
 LANGUAGE = "en"
@@ -324,6 +325,16 @@ class Detector:
         results = self.analyzer.analyze(
             text=normalized, language=LANGUAGE, entities=self._entities, score_threshold=MIN_SCORE
         )
+        compacted = compact(normalized)
+        if compacted != normalized:
+            # A key spelled in pieces is read once more, put together (its spans refer to that reading).
+            results = results + [
+                result
+                for result in self.analyzer.analyze(
+                    text=compacted, language=LANGUAGE, entities=self._entities, score_threshold=MIN_SCORE
+                )
+                if EntityType(result.entity_type) in SECRET_TYPES
+            ]
         return drop_subsumed(results)
 
     def entity_types(self, text: str) -> frozenset[EntityType]:
@@ -336,6 +347,7 @@ def build_analyzer() -> AnalyzerEngine:
     nlp_engine.load()
     recognizers: list[EntityRecognizer] = [
         RuleRecognizer("CredentialRecognizer", CREDENTIAL_RULES),
+        RuleRecognizer("SecretModelRecognizer", SECRET_MODEL_RULES),
         RuleRecognizer("IdentityRecognizer", IDENTITY_RULES),
         RuleRecognizer("LexiconPatternRecognizer", LEXICON_RULES),
         LexiconRecognizer("LexiconRecognizer", LEXICONS),
