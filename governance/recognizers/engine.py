@@ -35,6 +35,7 @@ from spacy.tokens import Doc
 from governance.recognizers.credentials import CREDENTIAL_RULES, GENERIC_SECRET_TIERS
 from governance.recognizers.entities import SECRET_TYPES, EntityType
 from governance.recognizers.identity import IDENTITY_RULES
+from governance.recognizers.identity_forms import IDENTITY_FORM_RULES
 from governance.recognizers.lexicons import LEXICON_RULES, LEXICONS
 from governance.recognizers.phrases import Lexicon, PhraseMatcher
 from governance.recognizers.secret_model import SECRET_MODEL_RULES, compact
@@ -45,7 +46,7 @@ LANGUAGE = "en"
 # validation scores 0 and is dropped.
 MIN_SCORE = 0.5
 # Found inside a secret, these are part of it: "postgres://app:pw@db.example.com" holds no e-mail.
-_PART_OF_A_SECRET = frozenset({EntityType.EMAIL_ADDRESS, EntityType.PHONE_NUMBER})
+_PART_OF_A_SECRET = frozenset({EntityType.EMAIL_ADDRESS, EntityType.PHONE_NUMBER, EntityType.STREET_ADDRESS})
 
 
 class BlankSpacyNlpEngine(NlpEngine):
@@ -349,6 +350,7 @@ def build_analyzer() -> AnalyzerEngine:
         RuleRecognizer("CredentialRecognizer", CREDENTIAL_RULES),
         RuleRecognizer("SecretModelRecognizer", SECRET_MODEL_RULES),
         RuleRecognizer("IdentityRecognizer", IDENTITY_RULES),
+        RuleRecognizer("IdentityFormRecognizer", IDENTITY_FORM_RULES),
         RuleRecognizer("LexiconPatternRecognizer", LEXICON_RULES),
         LexiconRecognizer("LexiconRecognizer", LEXICONS),
         OfflineEmailRecognizer(offline_tld_extract()),

@@ -48,6 +48,9 @@ class EntityType(StrEnum):
     BANK_CARD_NUMBER = "BANK_CARD_NUMBER"
     IBAN_CODE = "IBAN_CODE"
     MEDICAL_CONDITION = "MEDICAL_CONDITION"
+    NATIONAL_ID = "NATIONAL_ID"
+    DRIVER_LICENSE = "DRIVER_LICENSE"
+    ID_NUMBER_SUSPECT = "ID_NUMBER_SUSPECT"
     # Personal contact data, accounts, money, permissions, health/legal/financial matters.
     PHONE_NUMBER = "PHONE_NUMBER"
     EMAIL_ADDRESS = "EMAIL_ADDRESS"
@@ -77,12 +80,17 @@ _RESTRICTED = SECRET_TYPES | {
     # An IBAN is a bank account number that can be debited directly: treated like a card number.
     EntityType.IBAN_CODE,
     EntityType.MEDICAL_CONDITION,
+    EntityType.NATIONAL_ID,
+    # A driver licence number is a government id like a passport number.
+    EntityType.DRIVER_LICENSE,
 }
 _HIGH = {
     # §7.3: phone numbers and addresses are not kept long-term by default; an e-mail address is
     # the same kind of personal contact identifier, so it is treated the same way.
     EntityType.PHONE_NUMBER,
     EntityType.EMAIL_ADDRESS,
+    # Shaped like a mainland id next to an id word, but its check digit fails: still someone's id.
+    EntityType.ID_NUMBER_SUSPECT,
     EntityType.STREET_ADDRESS,
     EntityType.ACCOUNT_INFO,
     EntityType.ORDER_INFO,

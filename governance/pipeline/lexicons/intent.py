@@ -451,11 +451,41 @@ _SEND = alt(
         "导出到",
     ),
 )
+# What is sent out: the conversation, what is remembered, credentials, files — not "my reports to me".
+_PAYLOAD = alt(
+    en(
+        "conversations?",
+        "chats?",
+        "chat logs?",
+        "logs?",
+        "transcripts?",
+        "history",
+        "memor(?:y|ies)",
+        "passwords?",
+        "credentials?",
+        "secrets?",
+        "tokens?",
+        "files?",
+        "documents?",
+        "summar(?:y|ies)",
+        "messages?",
+        "everything",
+        "copy",
+        "records?",
+        "uploads?",
+        "context",
+        "data",
+    ),
+    zh(
+        "对话", "聊天", "记录", "记忆", "密码", "账号", "文件", "文档", "总结", "消息", "上下文", "数据", "内容", "资料"
+    ),
+)
 _DESTINATION = r"(?:(?:https?|ftp)://|www\.|[\w.+-]+@[\w-]+\.[\w.]+|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})"
 _EXFILTRATION = compile_any(
     r"!\[[^\]]*\]\(\s*https?://",
     rf"(?:https?|ftp)://\S+(?:(?![。.!?\n]).){{0,40}}?{_OPEN}",
-    rf"{_SEND}(?:(?![。!?\n]).){{0,60}}?{_DESTINATION}",
+    rf"{_SEND}(?:(?![。!?\n]).){{0,60}}?{_PAYLOAD}(?:(?![。!?\n]).){{0,60}}?{_DESTINATION}",
+    rf"{_PAYLOAD}(?:(?![。!?\n]).){{0,60}}?{_SEND}(?:(?![。!?\n]).){{0,60}}?{_DESTINATION}",
 )
 
 # (class name, lexicon): the first that matches names the intent.
