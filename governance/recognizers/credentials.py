@@ -55,10 +55,14 @@ _PLACEHOLDER = re.compile(
 )
 
 
+# Reading a secret from the environment or a vault is the advice, not the secret.
+_ENV_LOOKUP = re.compile(r"(?:os\.(?:environ|getenv)|process\.env|getenv|System\.getenv|env\(|ENV\[|secrets\.|\$\{)")
+
+
 def _plausible_value(value: str) -> bool:
     """False for words and placeholders that follow "password is" without being a password."""
     bare = value.rstrip(".!?:")
-    if len(bare) < 3 or _PLACEHOLDER.fullmatch(bare):
+    if len(bare) < 3 or _PLACEHOLDER.fullmatch(bare) or _ENV_LOOKUP.match(bare):
         return False
     return bare.lower() not in _NOT_A_VALUE
 

@@ -67,7 +67,8 @@ _APPROVALS = compile_any(
         "(?:直接|就)过[，,。]?",
         "不用(?:走|过)(?:流程|审批|审核)",
         "(?:审批|审核|复核)(?:只是|就是)?走(?:个)?形式",
-        "(?:最终|唯一)?审批人",
+        "(?:最终|唯一)审批人",
+        "(?:当成|当作|设为|作为)[^，。]{0,6}审批人",
         "就算(?:批|审批|通过)(?:过)?了",
         '(?:默认|一律)?都?(?:选|点)(?:“|")?(?:同意|通过|是|批准)',
         "长期授权",
@@ -196,7 +197,7 @@ _OTHERS = alt(
         "(?:the )?new hire'?s?",
         "(?:the )?previous (?:owner|manager|person)'?s?",
         "every user",
-        "(?:my )?(?:manager|boss|supervisor|team lead|lead|direct reports?)'?s?",
+        "(?:my )?(?:manager|boss|supervisor|team lead|direct reports?)'?s?",
         "other (?:[\\w-]+ )?(?:users?|people|members?|customers?|employees?)'?s?",
     ),
 )
@@ -260,7 +261,7 @@ _SHARE = alt(
         "share",
         "copy",
         "pull",
-        "merge",
+        "merge\\w*(?: [\\w'-]+){0,4} (?:into|with) my",
         "include",
         "let me (?:see|browse|read)",
         "list every",
@@ -398,7 +399,7 @@ _PERSONA = compile_any(
         "(?:from now on|from here on|starting now|from this point on),? (?:you are|you're|you will be|you'll be)",
         "(?:you are|you're) (?:an? |the )?[\\w' -]{1,40} now",
         "(?:you are|you're) (?:an? )?[\\w-]+(?:bot|gpt|ai)\\b",
-        "(?:act|behave|respond|answer|reply|speak|talk)(?: [\\w-]+){0,2} (?:as|like) (?:if you were|though you were|an?|the|my)"
+        "(?:act|behave|respond|answer|reply)(?: (?!to me)[\\w-]+){0,2} (?:as|like) (?:if you were|though you were|an?|the|my)"
         " [\\w'-]+",
         "(?:pretend|imagine|suppose|hypothetically)(?: that)?,? (?:you|you're|a world|there|if you)",
         "(?:play|role-?play|simulate|emulate|impersonate|become) (?:an?|the|my) [\\w'-]+",
