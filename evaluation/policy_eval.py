@@ -174,6 +174,7 @@ def _candidate(raw: dict[str, Any]) -> Candidate:
         source_message_id=source.get("source_message_id", ""),
         confidence=float(raw.get("confidence", 1.0)),
         sensitivity=Sensitivity(raw["sensitivity"]) if raw.get("sensitivity") else None,
+        requires_confirmation=bool(raw.get("requires_confirmation", False)),
     )
 
 

@@ -50,6 +50,7 @@ class Candidate:
     confidence: float = 1.0
     sensitivity: Sensitivity | None = None  # declared by the agent; only ever raised by detection
     expires_at: datetime | None = None  # requested; only ever shortens the policy's TTL
+    requires_confirmation: bool = False  # the agent asks for the person's confirmation (§8.2); never weakened
 
     @cached_property
     def screened(self) -> str:

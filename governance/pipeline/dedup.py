@@ -69,9 +69,14 @@ class DedupStage:
         for memory in same_scope:
             if memory.type not in comparable:
                 continue
-            aspect = contradiction(new, _aspects_of(memory))
+            old = _aspects_of(memory)
+            aspect = contradiction(new, old)
             if aspect:
-                return _resolve(ctx.with_(notes=(*ctx.notes, f"contradicts {memory.id} on {aspect}")), memory)
+                ctx = ctx.with_(notes=(*ctx.notes, f"contradicts {memory.id} on {aspect}"), conflict_aspect=aspect)
+                if set(old) - set(new):
+                    # The old memory says more than this one replaces: superseding would lose the rest.
+                    return _propose_merge(ctx, memory)
+                return _resolve(ctx, memory)
         return ctx
 
 
@@ -112,6 +117,23 @@ def _same_scope(a: Scope, b: Scope) -> bool:
         return False
     key = REQUIRED_SCOPE_FIELD[a.level]
     return key is None or getattr(a, key) == getattr(b, key)
+
+
+def _propose_merge(ctx: WriteContext, memory: ExistingMemory) -> WriteContext:
+    """Partial overlap (§10.2): the new memory changes one aspect of an old one that also says other
+    things. The person is asked to confirm a merge; the old memory stays until they do."""
+    if ctx.provisional == DecisionKind.ASK_CONFIRMATION and ctx.confirm_by == "admin":
+        return ctx.with_(conflict_with=memory.id)
+    return ctx.with_(
+        provisional=DecisionKind.ASK_CONFIRMATION,
+        provisional_reason=(
+            ReasonCode.MERGE_PROPOSED,
+            f"This changes the {ctx.conflict_aspect} of an earlier memory that also says other things; "
+            "the user confirms how to merge them.",
+        ),
+        conflict_with=memory.id,
+        confirm_by="user",
+    )
 
 
 def _resolve(ctx: WriteContext, memory: ExistingMemory) -> WriteContext:

@@ -524,6 +524,61 @@ _CONDUCT = compile_any(
 )
 
 
+# The tools and conventions of the person's own work: a recognized preference aspect even when phrased
+# as an action ("always run the full test suite before proposing a merge").
+_WORK_CONVENTIONS = compile_any(
+    en(
+        "tests?",
+        "test suite",
+        "code",
+        "coding",
+        "commits?",
+        "commit messages?",
+        "merges?",
+        "pull requests?",
+        "prs?",
+        "lint\\w*",
+        "format\\w*",
+        "naming",
+        "variables?",
+        "functions?",
+        "class(?:es)?",
+        "members?",
+        "methods?",
+        "files?",
+        "repo\\w*",
+        "branch\\w*",
+        "ci",
+        "builds?",
+        "docs?",
+        "docstrings?",
+        "comments?",
+        "type hints?",
+        "python",
+        "go",
+        "rust",
+        "java",
+        "c#",
+        "typescript",
+        "javascript",
+        "yaml",
+        "sql",
+        "diffs?",
+        "scripts?",
+        "examples?",
+        "snippets?",
+        "migrations?",
+        "queries",
+    ),
+    zh("代码", "测试", "提交", "注释", "命名", "分支", "格式", "脚本", "示例", "迁移", "变量", "函数", "文档"),
+)
+
+
+def names_work_convention(text: str) -> bool:
+    """Whether ``text`` is about the tools and conventions of the person's own work."""
+    return _WORK_CONVENTIONS.search(prepare(text)) is not None
+
+
 def injection_intent(text: str) -> str | None:
     """The intent class of an instruction a memory must never carry, or None."""
     prepared = prepare(text)
@@ -543,4 +598,4 @@ def behavioural_instruction(text: str) -> bool:
     return _CONDUCT.search(prepare(text)) is not None
 
 
-__all__ = ["addressed_to_ai", "behavioural_instruction", "injection_intent"]
+__all__ = ["addressed_to_ai", "behavioural_instruction", "injection_intent", "names_work_convention"]
