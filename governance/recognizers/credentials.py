@@ -64,7 +64,8 @@ def _plausible_value(value: str) -> bool:
     bare = value.rstrip(".!?:")
     if len(bare) < 3 or _PLACEHOLDER.fullmatch(bare) or _ENV_LOOKUP.match(bare):
         return False
-    return bare.lower() not in _NOT_A_VALUE
+    # "密码都存在 KeePass 里": where the passwords are kept, not one of them.
+    return bare.lower() not in _NOT_A_VALUE and bare.lower() not in _PASSWORD_PRODUCTS
 
 
 def _openai_body(match: re.Match[str]) -> bool:
@@ -85,8 +86,9 @@ def _password_value(match: re.Match[str]) -> bool:
 
 def _bare_password_value(match: re.Match[str]) -> bool:
     """Without "is" or ":" ("with password Winter2026!x") only a value mixing letters with digits
-    or symbols counts, so "password manager" and "password reset" stay words."""
-    value = match.group("value")
+    or symbols counts, so "password manager" and "password reset" stay words — and so does "password
+    rotation." (the sentence's full stop is not part of the value)."""
+    value = match.group("value").rstrip(".,!?;:)\"'")
     return (
         _plausible_value(value)
         and any(c.isalpha() for c in value)
@@ -321,8 +323,9 @@ CREDENTIAL_RULES: tuple[Rule, ...] = (
 # When one of these overlaps a more specific secret, only the specific one is reported:
 # "api_key: ghp_…" is a GitHub token, not a generic assignment of a random string.
 GENERIC_SECRET_TIERS: dict[E, int] = {
-    E.SECRET_ASSIGNMENT: 1,
-    E.SECRET_KEYWORD_VALUE: 1,
-    E.SECRET_PASSWORD: 1,
-    E.SECRET_HIGH_ENTROPY: 2,
+    E.SECRET_PROVIDER_TOKEN: 1,
+    E.SECRET_ASSIGNMENT: 2,
+    E.SECRET_KEYWORD_VALUE: 2,
+    E.SECRET_PASSWORD: 2,
+    E.SECRET_HIGH_ENTROPY: 3,
 }

@@ -38,8 +38,8 @@ from governance.recognizers.identity import IDENTITY_RULES
 from governance.recognizers.identity_forms import IDENTITY_FORM_RULES
 from governance.recognizers.lexicons import LEXICON_RULES, LEXICONS
 from governance.recognizers.phrases import Lexicon, PhraseMatcher
+from governance.recognizers.rules import Rule, ScanRule, normalize_text
 from governance.recognizers.secret_model import SECRET_MODEL_RULES, compact
-from governance.recognizers.rules import Rule, normalize_text
 
 LANGUAGE = "en"
 # presidio scores an unvalidated e-mail/IBAN pattern match 0.5 and a validated one 1.0; a failed
@@ -132,7 +132,7 @@ class _ResultMixin(EntityRecognizer):
 class RuleRecognizer(_ResultMixin):
     """A presidio recognizer over a tuple of our :class:`Rule` objects (patterns + validators)."""
 
-    def __init__(self, name: str, rules: Sequence[Rule]) -> None:
+    def __init__(self, name: str, rules: Sequence[Rule | ScanRule]) -> None:
         self._rules = tuple((rule, rule.entity.value) for rule in rules)
         self._entity_values = frozenset(value for _, value in self._rules)
         super().__init__(supported_entities=sorted(self._entity_values), name=name, supported_language=LANGUAGE)
@@ -288,7 +288,7 @@ def offline_tld_extract() -> tldextract.TLDExtract:
 def _secret_rank(entity: EntityType) -> int | None:
     if entity in SECRET_TYPES:
         return GENERIC_SECRET_TIERS.get(entity, 0)
-    return 3 if entity in _PART_OF_A_SECRET else None
+    return 4 if entity in _PART_OF_A_SECRET else None
 
 
 def drop_subsumed(results: Sequence[RecognizerResult]) -> list[RecognizerResult]:

@@ -19,7 +19,12 @@ from stdnum.in_ import aadhaar
 from stdnum.jp import in_ as jp_my_number
 from stdnum.kr import rrn as kr_rrn
 
-from governance.recognizers.checksums import cn_resident_id_valid, luhn_valid, us_ssn_valid
+from governance.recognizers.checksums import (
+    cn_resident_id_structure_valid,
+    cn_resident_id_valid,
+    luhn_valid,
+    us_ssn_valid,
+)
 from governance.recognizers.entities import EntityType as E
 from governance.recognizers.rules import DIGITS, Rule
 
@@ -27,7 +32,8 @@ _NON_DIGIT = re.compile(r"\D")
 # A run of digits in groups: separators are one space, dash, dot or nothing.
 _RUN = r"(?<![0-9A-Za-z])\d(?:[ .\-]?\d){11,21}[0-9Xx]?(?![0-9A-Za-z])"
 _ID_WORDS = (
-    r"身份证|身份證|居民身份|证件号|(?i:resident id\w*|identity card|id card|id number|id no\.?|national id|"
+    r"身份证|身份證|居民身份|公民身份|身份号码|证件号|(?i:resident id\w*|identity card|id card|id number|id no\.?|"
+    r"national id|"
     r"citizen id|identity number)"
 )
 _CARD_WORDS = (
@@ -50,14 +56,18 @@ def _cn_id_suspect(match: re.Match[str]) -> bool:
 
 
 def _card(match: re.Match[str]) -> bool:
+    if match.string[max(0, match.start() - 1) : match.start()] == "+":
+        return False  # "+44 20 7946 0170": an international phone number, whatever its Luhn digit
     digits = _digits(match.group(0))
     grouped = not match.group(0).isdigit()
     if not (12 if grouped else 13) <= len(digits) <= 19 or len(set(digits)) == 1:
         return False
     if not grouped and digits[0] not in "234569":  # the networks' first digits (see identity.py)
         return False
-    if len(digits) == 18 and cn_resident_id_valid(digits):
+    if digits[0] == "9" and len(digits) != 19:  # 9: mainland domestic debit cards, 19 digits
         return False
+    if len(digits) == 18 and cn_resident_id_structure_valid(digits):
+        return False  # shaped like a resident id (region, date): the id rules decide
     return luhn_valid(digits)
 
 
@@ -98,6 +108,61 @@ def _tw_id(match: re.Match[str]) -> bool:
     return sum(d * w for d, w in zip(digits, weights, strict=True)) % 10 == 0
 
 
+# The general form: a word naming a government document, then within a few characters a token shaped
+# like its number — 6 to 20 capital letters and digits, grouped or not ("ZW 61 42 64 D",
+# "C505-171-72-266-4", "ZWFSCVSPGJG"). Formats differ by country and change; the shape does not.
+_DOCUMENT_WORDS = {
+    E.DRIVER_LICENSE: (
+        r"驾驶证|驾照|駕照|駕駛執照|驾驶执照|(?i:driv(?:er'?s?|ing) licen[cs]e|licen[cs]e (?:no\.?|number)|"
+        r"dl (?:no\.?|number|#)|führerschein|permis de conduire|carnet de conducir|patente)"
+    ),
+    E.PASSPORT_NUMBER: (r"护照|護照|通行证|通行證|旅券|여권|(?i:passport|reisepass|passeport|pasaporte|passaporto)"),
+    E.NATIONAL_ID: (
+        r"国民保险|國民保險|社会保险号|社保号|税号|纳税人识别号|居留证|居留許可|身份号码|身份证号?|证件号码?|个人编号|"
+        r"(?i:national (?:id|identity|insurance)(?: number| no\.?| card)?|ni number|nino|national registration|"
+        r"personal (?:id|identification) (?:number|code)|tax (?:id|identification number)|tin|residence permit|"
+        r"id (?:card )?(?:number|no\.?)|identity (?:card|number))"
+    ),
+}
+_ID_TOKEN = r"(?<![A-Za-z0-9])(?P<value>[A-Z0-9](?:[ \-]?[A-Z0-9]){5,21})(?![A-Za-z0-9])"
+_DATE_LIKE = re.compile(r"^(?:19|20)\d{2}[ \-]?\d{2}[ \-]?\d{2}")
+# 15 or 18 digits (the last may be X): the mainland resident id's shape, which its own rules judge
+# by the check digit (restricted when it holds, ID_NUMBER_SUSPECT when it fails).
+_CN_ID_SHAPE = re.compile(r"^(?:\d{15}|\d{17}[\dX])$")
+
+
+def _id_shaped(match: re.Match[str]) -> bool:
+    value = match.group("value")
+    compact = re.sub(r"[ \-]", "", value)
+    if not 6 <= len(compact) <= 20 or _DATE_LIKE.match(value) or _CN_ID_SHAPE.match(compact):
+        return False
+    digits = sum(c.isdigit() for c in compact)
+    # Digits in it, or a run of capitals too long to be a word or an acronym.
+    return digits >= 2 or (digits == 0 and len(compact) >= 8)
+
+
+def _document_rules() -> tuple[Rule, ...]:
+    return tuple(
+        Rule(
+            entity,
+            re.compile(rf"(?<![A-Za-z])(?:{words})(?![a-z])[^\n0-9A-Z]{{0,20}}?{_ID_TOKEN}"),
+            _id_shaped,
+            group="value",
+            hints=_DOCUMENT_HINTS[entity],
+        )
+        for entity, words in _DOCUMENT_WORDS.items()
+    )
+
+
+_DOCUMENT_HINTS = {
+    E.DRIVER_LICENSE: ("驾", "駕", "licen", "dl ", "führerschein", "permis", "carnet", "patente"),
+    E.PASSPORT_NUMBER: ("护照", "護照", "通行", "旅券", "여권", "passport", "reisepass", "passeport", "pasaporte",
+                        "passaporto"),
+    E.NATIONAL_ID: ("国民", "國民", "社会保险", "社保", "税号", "纳税", "居留", "身份", "证件", "编号", "national",
+                    "ni number", "nino", "personal", "tax", "tin", "residence", "id ", "identity"),
+}  # fmt: skip
+
+
 def _has_digit(match: re.Match[str]) -> bool:
     value = match.group("value")
     return sum(c.isdigit() for c in value) >= 3
@@ -130,6 +195,7 @@ _STREET = (
 
 IDENTITY_FORM_RULES: tuple[Rule, ...] = (
     Rule(E.CN_RESIDENT_ID, re.compile(_RUN), _cn_id, hints=DIGITS),
+    *_document_rules(),
     Rule(
         E.ID_NUMBER_SUSPECT,
         re.compile(rf"(?:{_ID_WORDS})[^\n0-9]{{0,12}}(?P<id>\d(?:[ .\-]?\d){{16}}[0-9Xx])(?![0-9A-Za-z])"),
@@ -205,39 +271,6 @@ IDENTITY_FORM_RULES: tuple[Rule, ...] = (
         _has_digit,
         group="value",
         hints=("nric", "fin", "national insurance", "nino", "ni number", "身份"),
-    ),
-    Rule(
-        E.PASSPORT_NUMBER,
-        re.compile(
-            r"(?:(?i:passport|reisepass|passeport|pasaporte|passaporto)|护照|護照|通行证|通行證|旅券|여권)[^\n]{0,20}?"
-            r"(?<![A-Za-z0-9])(?P<value>[A-Z0-9]{6,10})(?![A-Za-z0-9])"
-        ),
-        _has_digit,
-        group="value",
-        hints=(
-            "passport",
-            "reisepass",
-            "passeport",
-            "pasaporte",
-            "passaporto",
-            "护照",
-            "護照",
-            "通行证",
-            "通行證",
-            "旅券",
-            "여권",
-        ),
-    ),
-    Rule(
-        E.DRIVER_LICENSE,
-        re.compile(
-            r"(?:驾驶证|驾照|駕照|駕駛執照|(?i:driv(?:er'?s?|ing) licen[cs]e|licen[cs]e (?:no\.?|number)|dl (?:no\.?|number|#)|"
-            r"führerschein|permis de conduire))[^\n]{0,20}?(?<![A-Za-z0-9])"
-            r"(?P<value>[A-Z0-9](?:[A-Z0-9 \-*]{3,22})[A-Z0-9])(?![A-Za-z0-9])"
-        ),
-        _has_digit,
-        group="value",
-        hints=("驾", "駕", "licen", "dl ", "führerschein", "permis"),
     ),
     Rule(
         E.PHONE_NUMBER,

@@ -57,6 +57,22 @@ class Rule:
                 yield match.span(self.group)
 
 
+@dataclass(frozen=True, slots=True)
+class ScanRule:
+    """A rule whose finder reads the whole text (a name and its value, a word and what follows it)
+    and yields the spans of the sensitive values it finds."""
+
+    entity: EntityType
+    find: Callable[[str], Iterator[tuple[int, int]]]
+    hints: tuple[str, ...] = ()
+
+    def might_match(self, lowered: str) -> bool:
+        return not self.hints or any(map(lowered.__contains__, self.hints))
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        return self.find(text)
+
+
 # The hints of a rule that needs a digit somewhere in the text.
 DIGITS = tuple("0123456789")
 

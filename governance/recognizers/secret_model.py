@@ -23,10 +23,11 @@ joined, a key split over lines or into groups of characters put back together.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from governance.recognizers.checksums import shannon_entropy, wordy_lowercase_fraction
 from governance.recognizers.entities import EntityType as E
-from governance.recognizers.rules import Rule
+from governance.recognizers.rules import Rule, ScanRule
 
 # Documented prefixes; the body after each is the token alphabet, at least ``_MIN_BODY`` long.
 PROVIDER_PREFIXES: tuple[str, ...] = (
@@ -255,9 +256,43 @@ _PROVIDER_RE = re.compile(
 # Words that make an identifier or a phrase name a secret. "key" alone is one (apiKey, MASTER_KEY,
 # "the Heroku key"); "keyboard", "keyword", "monkey" are not, because names are split into words.
 SECRET_WORDS = frozenset(
-    """key keys apikey token tokens secret secrets password passwords passwd pwd pw pass passphrase passcode
-    credential credentials cred creds dsn auth authorization bearer signature sig salt hmac webhook
-    privatekey accesskey secretkey clientsecret appsecret sas pat""".split()
+    [
+        "key",
+        "keys",
+        "apikey",
+        "token",
+        "tokens",
+        "secret",
+        "secrets",
+        "password",
+        "passwords",
+        "passwd",
+        "pwd",
+        "pw",
+        "pass",
+        "passphrase",
+        "passcode",
+        "credential",
+        "credentials",
+        "cred",
+        "creds",
+        "dsn",
+        "auth",
+        "authorization",
+        "bearer",
+        "signature",
+        "sig",
+        "salt",
+        "hmac",
+        "webhook",
+        "privatekey",
+        "accesskey",
+        "secretkey",
+        "clientsecret",
+        "appsecret",
+        "sas",
+        "pat",
+    ]
 )
 _NOT_SECRET_AFTER = frozenset(
     {
@@ -313,9 +348,7 @@ def names_a_secret(name: str) -> bool:
         if word in SECRET_WORDS:
             following = words[index + 1 :]
             # "token_budget", "key_id", "password_policy": about the secret, not the secret.
-            if following and following[-1] in _NOT_SECRET_AFTER:
-                return False
-            return True
+            return not (following and following[-1] in _NOT_SECRET_AFTER)
     return False
 
 
@@ -363,12 +396,12 @@ _ASSIGNMENTS = (
 )
 
 
-def _assigned(text: str) -> bool:
+def _assigned(text: str) -> Iterator[tuple[int, int]]:
+    """The values assigned to a name that names a secret."""
     for pattern in _ASSIGNMENTS:
         for match in pattern.finditer(text):
             if names_a_secret(match.group("name")) and credential_shaped(match.group("value")):
-                return True
-    return False
+                yield match.span("value")
 
 
 _PROSE_WORD = re.compile(
@@ -378,14 +411,15 @@ _PROSE_WORD = re.compile(
 _PROSE_VALUE = re.compile(r"(?<![A-Za-z0-9_\-+/=.])[A-Za-z0-9][A-Za-z0-9_\-+/=.:~]{15,400}")
 
 
-def _near_a_secret_word(text: str) -> bool:
+def _near_a_secret_word(text: str) -> Iterator[tuple[int, int]]:
+    """Credential-shaped tokens within a few words after a word for a secret, in prose."""
     for word in _PROSE_WORD.finditer(text):
         window = text[word.end() : word.end() + 120]
         for value in _PROSE_VALUE.finditer(window):
             token = value.group(0).rstrip(".:")
             if credential_shaped(token, min_length=16):
-                return True
-    return False
+                start = word.end() + value.start()
+                yield start, start + len(token)
 
 
 def _validate_provider(match: re.Match[str]) -> bool:
@@ -393,18 +427,12 @@ def _validate_provider(match: re.Match[str]) -> bool:
     return len(body) >= _MIN_BODY and any(c.isdigit() for c in body) and credential_shaped(body, min_length=_MIN_BODY)
 
 
-_ANY = re.compile(r"[\s\S]+")
-
-
-def _whole_text(check: object) -> Rule:
-    """A rule that looks at the whole text at once (the span reported is the text)."""
-    return Rule(E.SECRET_ASSIGNMENT, _ANY, lambda m: check(m.group(0)))  # type: ignore[operator]
-
-
-SECRET_MODEL_RULES: tuple[Rule, ...] = (
+SECRET_MODEL_RULES: tuple[Rule | ScanRule, ...] = (
     Rule(E.SECRET_PROVIDER_TOKEN, _PROVIDER_RE, _validate_provider),
-    _whole_text(_assigned),
-    Rule(E.SECRET_KEYWORD_VALUE, _ANY, lambda m: _near_a_secret_word(m.group(0))),
+    # These read the whole text; the span reported is the value, so an e-mail elsewhere in the same
+    # text is not mistaken for part of the secret.
+    ScanRule(E.SECRET_ASSIGNMENT, _assigned),
+    ScanRule(E.SECRET_KEYWORD_VALUE, _near_a_secret_word),
 )
 
 # Compaction: "ab12" + "cd34", a key broken over lines, or spelled in groups ("npm_ BguD ZtFs R7xg …").
