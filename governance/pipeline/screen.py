@@ -27,6 +27,7 @@ from functools import cache
 from importlib import resources
 
 import opencc
+from anyascii import anyascii
 
 # Runs of single characters, each followed by one separator: "p a s s w o r d", "P-A-S-S", "密 码 是".
 # Three or more in a row: ordinary text almost never has three one-letter words in a row.
@@ -36,6 +37,7 @@ _SPACED_RUN = re.compile(
 _ENTITY = re.compile(r"&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _WORD = re.compile(r"[^\s\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef.,;:!?()\[\]{}<>\"'`/\\|=+*&^%$#@~]+")
 _CJK = re.compile(r"[\u4e00-\u9fff\u3400-\u4dbf]")
+_CJK_GAP = re.compile(r"(?<=[\u4e00-\u9fff“”\"])[ \t]+(?=[\u4e00-\u9fff“”\"])")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "9": "g", "$": "s"})
 _LEET_L = str.maketrans({"1": "l", "|": "l", "!": "i"})
 _LEET_WORD = re.compile(r"(?<![\w@$])[a-z0-9@$!|]*[a-z][a-z0-9@$!|]*(?![\w@$])")
@@ -80,9 +82,20 @@ def _fold_word(match: re.Match[str]) -> str:
         return word
     table = _confusables()
     letters = [c for c in word if c.isalpha()]
-    if any(c.isascii() for c in letters) or all(c in table for c in letters if not c.isascii()):
+    if any(c.isascii() for c in letters):
+        # A word mixing scripts is an obfuscation: letters the confusables table leaves (Greek ε) are
+        # read as their one-letter transliteration.
+        return "".join(table.get(c) or _one_letter(c) for c in word)
+    if all(c in table for c in letters if not c.isascii()):
         return "".join(table.get(c, c) for c in word)
     return word
+
+
+def _one_letter(char: str) -> str:
+    if char.isascii() or not char.isalpha() or _CJK.match(char):
+        return char
+    ascii_form = anyascii(char)
+    return ascii_form if len(ascii_form) == 1 and ascii_form.isalpha() else char
 
 
 def _join_spaced(match: re.Match[str]) -> str:
@@ -102,6 +115,9 @@ def screen(text: str) -> str:
                 text = _t2s().convert(text)
     if " " in text or "-" in text or "." in text:
         text = _SPACED_RUN.sub(_join_spaced, text)
+        if _CJK.search(text):
+            # Chinese has no spaces between characters: "选 “同 意”" reads "选“同意”".
+            text = _CJK_GAP.sub("", text)
     return text
 
 
