@@ -35,7 +35,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", type=Path)
+        parser.add_argument("files", type=Path, nargs="+", help="one or more JSONL sets, evaluated together")
         parser.add_argument("--json", action="store_true", help="print one JSON object (last line)")
         parser.add_argument(
             "--split",
@@ -43,13 +43,15 @@ class Command(BaseCommand):
             help="only the cases of this split (tune on dev; report holdout without reading its mismatches)",
         )
 
-    def handle(self, *args: object, file: Path, **options: object) -> None:
-        if not file.exists():
-            raise CommandError(f"{file}: no such file")
-        try:
-            cases = load_cases(file)
-        except EvalFileError as exc:
-            raise CommandError(f"{file}: {exc}") from exc
+    def handle(self, *args: object, files: list[Path], **options: object) -> None:
+        cases = []
+        for file in files:
+            if not file.exists():
+                raise CommandError(f"{file}: no such file")
+            try:
+                cases += load_cases(file)
+            except EvalFileError as exc:
+                raise CommandError(f"{file}: {exc}") from exc
         if options["split"]:
             cases = [case for case in cases if case.get("split") == options["split"]]
         metrics = evaluate(cases).metrics()
