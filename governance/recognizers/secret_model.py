@@ -24,6 +24,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cache
+
+from mnemonic import Mnemonic
 
 from governance.recognizers.checksums import shannon_entropy, wordy_lowercase_fraction
 from governance.recognizers.entities import EntityType as E
@@ -427,12 +430,52 @@ def _validate_provider(match: re.Match[str]) -> bool:
     return len(body) >= _MIN_BODY and any(c.isdigit() for c in body) and credential_shaped(body, min_length=_MIN_BODY)
 
 
+# A wallet's recovery phrase (BIP-39): 12 to 24 words of its 2,048-word list in a row is the wallet's
+# private key. The list is python-mnemonic's (the reference implementation's package). Common words
+# are in it ("able", "about", "act"), so a run counts when its checksum holds or a word for a seed
+# phrase is near it.
+_SEED_RUN = re.compile(r"(?<![A-Za-z])[a-z]{3,8}(?:[ \t,]+[a-z]{3,8}){11,23}(?![A-Za-z])")
+_SEED_WORD = re.compile(
+    r"(?i:seed|mnemonic|recovery (?:phrase|words|key)|backup phrase|secret (?:phrase|recovery)|wallet|metamask|"
+    r"ledger|trezor|bip-?39)|助记词|种子词|恢复短语|私钥|钱包"
+)
+_SEED_LENGTHS = (24, 21, 18, 15, 12)
+
+
+@cache
+def _bip39() -> tuple[Mnemonic, frozenset[str]]:
+    language = Mnemonic("english")
+    return language, frozenset(language.wordlist)
+
+
+def _seed_phrases(text: str) -> Iterator[tuple[int, int]]:
+    """Runs of 12-24 BIP-39 words: with a valid checksum, or beside a word for a seed phrase."""
+    if len(text) < 40:
+        return
+    language, words = _bip39()
+    for run in _SEED_RUN.finditer(text):
+        tokens = [m for m in re.finditer(r"[a-z]+", run.group(0))]
+        listed = [t for t in tokens if t.group(0) in words]
+        if len(listed) < len(tokens) or len(tokens) < 12:
+            continue
+        near = text[max(0, run.start() - 80) : run.start()]
+        phrase = " ".join(t.group(0) for t in tokens)
+        if _SEED_WORD.search(near) or any(
+            language.check(" ".join(phrase.split()[i : i + n]))
+            for n in _SEED_LENGTHS
+            if n <= len(tokens)
+            for i in range(len(tokens) - n + 1)
+        ):
+            yield run.span()
+
+
 SECRET_MODEL_RULES: tuple[Rule | ScanRule, ...] = (
     Rule(E.SECRET_PROVIDER_TOKEN, _PROVIDER_RE, _validate_provider),
     # These read the whole text; the span reported is the value, so an e-mail elsewhere in the same
     # text is not mistaken for part of the secret.
     ScanRule(E.SECRET_ASSIGNMENT, _assigned),
     ScanRule(E.SECRET_KEYWORD_VALUE, _near_a_secret_word),
+    ScanRule(E.SECRET_SEED_PHRASE, _seed_phrases),
 )
 
 # Compaction: "ab12" + "cd34", a key broken over lines, or spelled in groups ("npm_ BguD ZtFs R7xg …").

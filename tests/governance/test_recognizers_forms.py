@@ -48,3 +48,28 @@ def test_an_id_with_a_wrong_check_digit_near_an_id_word_is_high():
 
 def test_a_profession_is_not_a_health_fact():
     assert detect_sensitivity("I am a physical therapist.").level == "medium"
+
+
+# BIP-39's test vector (the all-"abandon" phrase has a valid checksum) and a phrase beside its name.
+SEED_WITH_CHECKSUM = " ".join(["abandon"] * 11 + ["about"])
+SEED_NAMED = "wallet recovery phrase: legal winner thank year wave sausage worth useful legal winner thank yellow"
+
+
+@pytest.mark.parametrize("text", [SEED_WITH_CHECKSUM, SEED_NAMED, "我的钱包助记词是 " + SEED_NAMED.split(": ")[1]])
+def test_a_wallet_seed_phrase_is_a_secret(text):
+    finding = detect_sensitivity(text)
+
+    assert finding.level == "restricted"
+    assert "SECRET_SEED_PHRASE" in finding.entity_types
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Twelve list words in a row, no checksum and no seed word: ordinary prose.
+        "please keep every answer short and simple and use a table when you can thank you",
+        "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon",
+    ],
+)
+def test_list_words_without_a_checksum_or_a_seed_word_are_not_a_seed(text):
+    assert "SECRET_SEED_PHRASE" not in detect_sensitivity(text).entity_types
