@@ -45,6 +45,20 @@ _LEET_CHARS = frozenset("0134579$!|")
 
 
 @cache
+def _invisible_re() -> re.Pattern[str]:
+    """:func:`_invisible` as one character class: removing them with a regex runs in C."""
+    points = sorted(_invisible())
+    ranges: list[tuple[int, int]] = []
+    for cp in points:
+        if ranges and ranges[-1][1] == cp - 1:
+            ranges[-1] = (ranges[-1][0], cp)
+        else:
+            ranges.append((cp, cp))
+    parts = "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges)
+    return re.compile(f"[{parts}]")
+
+
+@cache
 def _invisible() -> dict[int, None]:
     """Format characters (Unicode category Cf: zero-width spaces and joiners, bidi controls, the BOM,
     soft hyphens, tag characters), variation selectors and the Hangul fillers that render as nothing."""
@@ -108,7 +122,7 @@ def screen(text: str) -> str:
     if "&" in text:
         text = _ENTITY.sub(lambda m: html.unescape(m.group(0)), text)
     if not text.isascii():
-        text = unicodedata.normalize("NFKC", text).translate(_invisible())
+        text = _invisible_re().sub("", unicodedata.normalize("NFKC", text))
         if not text.isascii():
             text = _WORD.sub(_fold_word, text)
             if _CJK.search(text):

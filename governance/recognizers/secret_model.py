@@ -469,12 +469,19 @@ def _seed_phrases(text: str) -> Iterator[tuple[int, int]]:
             yield run.span()
 
 
+# Substrings one of which every name in SECRET_WORDS (and every _PROSE_WORD) contains: most texts hold
+# none, and then the scans are skipped (tests/governance/test_recognizers_forms.py checks the cover).
+_NAME_HINTS = ("key", "token", "secret", "pass", "pw", "cred", "dsn", "auth", "bearer", "sig", "salt", "hmac",
+               "webhook", "sas", "pat")  # fmt: skip
+_PROSE_HINTS = ("key", "token", "secret", "pass", "credential", "dsn", "webhook", "pat", "密钥", "秘钥", "私钥", "令牌",
+                "凭证", "凭据", "口令")  # fmt: skip
+
 SECRET_MODEL_RULES: tuple[Rule | ScanRule, ...] = (
     Rule(E.SECRET_PROVIDER_TOKEN, _PROVIDER_RE, _validate_provider),
     # These read the whole text; the span reported is the value, so an e-mail elsewhere in the same
     # text is not mistaken for part of the secret.
-    ScanRule(E.SECRET_ASSIGNMENT, _assigned),
-    ScanRule(E.SECRET_KEYWORD_VALUE, _near_a_secret_word),
+    ScanRule(E.SECRET_ASSIGNMENT, _assigned, hints=_NAME_HINTS),
+    ScanRule(E.SECRET_KEYWORD_VALUE, _near_a_secret_word, hints=_PROSE_HINTS),
     ScanRule(E.SECRET_SEED_PHRASE, _seed_phrases),
 )
 

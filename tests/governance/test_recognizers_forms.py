@@ -73,3 +73,9 @@ def test_a_wallet_seed_phrase_is_a_secret(text):
 )
 def test_list_words_without_a_checksum_or_a_seed_word_are_not_a_seed(text):
     assert "SECRET_SEED_PHRASE" not in detect_sensitivity(text).entity_types
+
+
+def test_the_secret_model_hints_cover_every_secret_word():
+    from governance.recognizers.secret_model import _NAME_HINTS, SECRET_WORDS
+
+    assert all(any(hint in word for hint in _NAME_HINTS) for word in SECRET_WORDS)
