@@ -42,6 +42,7 @@ class WriteRequestSerializer(serializers.Serializer):
     expires_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
     on_behalf_of = serializers.CharField(**ID_FIELD)
     session_id = serializers.CharField(**ID_FIELD)
+    requires_confirmation = serializers.BooleanField(required=False, default=False)
 
     def to_candidate(self) -> Candidate:
         data: dict[str, Any] = self.validated_data
@@ -54,6 +55,7 @@ class WriteRequestSerializer(serializers.Serializer):
             confidence=data["confidence"],
             sensitivity=Sensitivity(data["sensitivity"]) if data["sensitivity"] else None,
             expires_at=data["expires_at"],
+            requires_confirmation=data["requires_confirmation"],
         )
 
 
@@ -70,6 +72,7 @@ class DecisionSerializer(serializers.Serializer):
     expires_at = serializers.DateTimeField(allow_null=True)
     deduplicated = serializers.BooleanField()
     conflict_with = serializers.UUIDField(allow_null=True)
+    conflict_aspect = serializers.CharField(allow_null=True)
     policy_version = serializers.IntegerField()
 
 

@@ -45,6 +45,7 @@ def decision_payload(result: WriteResult) -> dict[str, object]:
         "expires_at": decision.expires_at,
         "deduplicated": decision.deduplicated,
         "conflict_with": decision.conflict_with,
+        "conflict_aspect": decision.conflict_aspect,
         "policy_version": decision.policy_version,
     }
 

@@ -36,7 +36,7 @@ def run_pipeline(ctx: WriteContext, stages: tuple[Stage, ...] = WRITE_PIPELINE) 
     """Run ``stages`` over ``ctx`` and return the decision. :class:`InvalidCandidate` propagates."""
     try:
         # The lexicon stages scan the same text many times; one pass finds which of their words occur.
-        with scanning(prepare(ctx.candidate.content)):
+        with scanning(prepare(ctx.candidate.screened)):
             for stage in stages:
                 ctx = stage.run(ctx)
     except Stop as stop:

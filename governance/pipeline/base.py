@@ -50,6 +50,15 @@ class Candidate:
     confidence: float = 1.0
     sensitivity: Sensitivity | None = None  # declared by the agent; only ever raised by detection
     expires_at: datetime | None = None  # requested; only ever shortens the policy's TTL
+    requires_confirmation: bool = False  # the agent asks for the person's confirmation (§8.2); never weakened
+
+    @cached_property
+    def screened(self) -> str:
+        """The content as a reader sees it (:func:`governance.pipeline.screen.screen`): what every
+        lexicon and recognizer reads. Only read, never stored: the memory keeps ``content``."""
+        from governance.pipeline.screen import screen
+
+        return screen(self.content)
 
     @cached_property
     def aspects(self) -> Mapping[str, Any]:
@@ -57,7 +66,7 @@ class Candidate:
         classify and dedup stages (values are ``lexicons.conflict.AspectValues``)."""
         from governance.pipeline.lexicons.conflict import aspects
 
-        return aspects(self.content)
+        return aspects(self.screened)
 
 
 @dataclass(frozen=True)
@@ -116,6 +125,7 @@ class Decision:
     duplicate_of: str | None = None  # existing memory id, with deduplicated save
     conflict_with: str | None = None  # existing memory id that contradicts the candidate
     supersedes: str | None = None  # existing memory id that the new memory replaces
+    conflict_aspect: str | None = None  # the aspect (language, format, …) the conflict is about
     policy_version: int = 0
 
     @property
@@ -142,6 +152,7 @@ class WriteContext:
     duplicate_of: str | None = None
     conflict_with: str | None = None
     supersedes: str | None = None
+    conflict_aspect: str | None = None
     expires_at: datetime | None = None
     notes: tuple[str, ...] = field(default=())
 
@@ -161,6 +172,7 @@ class WriteContext:
             duplicate_of=self.duplicate_of,
             conflict_with=self.conflict_with,
             supersedes=self.supersedes,
+            conflict_aspect=self.conflict_aspect,
             policy_version=self.policy.version,
         )
 

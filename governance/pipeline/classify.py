@@ -33,7 +33,7 @@ class ClassifyStage:
     def run(self, ctx: WriteContext) -> WriteContext:
         candidate = ctx.candidate
         guess = infer_type(
-            candidate.content, level=candidate.scope.level, source=candidate.source_type, aspects=candidate.aspects
+            candidate.screened, level=candidate.scope.level, source=candidate.source_type, aspects=candidate.aspects
         )
         notes = list(ctx.notes)
         if candidate.type is None:
@@ -47,7 +47,7 @@ class ClassifyStage:
                 and guess.type not in _COMPATIBLE.get(memory_type, frozenset())
             ):
                 notes.append(f"type {memory_type} given, content looks like {guess.type} ({guess.cue})")
-        cue = transient_cue(candidate.content)
+        cue = transient_cue(candidate.screened)
         if cue:
             notes.append(f"transient: {cue}")
         return ctx.with_(type=memory_type, transient=cue is not None, notes=tuple(notes))

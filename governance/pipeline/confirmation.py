@@ -30,6 +30,8 @@ Short-term scope (session, task):
 from __future__ import annotations
 
 from governance.pipeline.base import Stop, WriteContext
+from governance.pipeline.lexicons.conflict import has_style_aspect
+from governance.pipeline.lexicons.intent import behavioural_instruction, names_work_convention
 from governance.pipeline.reasons import ReasonCode
 from governance.vocabulary import (
     EXPLICIT_SOURCES,
@@ -106,7 +108,30 @@ def _short_term(ctx: WriteContext) -> WriteContext:
 
 
 def _save(ctx: WriteContext, code: ReasonCode, reason: str) -> WriteContext:
+    if ctx.candidate.requires_confirmation or _behavioural(ctx):
+        return ctx.with_(
+            provisional=DecisionKind.ASK_CONFIRMATION,
+            provisional_reason=(
+                ReasonCode.NEEDS_USER_CONFIRMATION,
+                "This is kept only once the user confirms it"
+                + (" (the agent asked for confirmation)." if ctx.candidate.requires_confirmation else "."),
+            ),
+            confirm_by="user",
+        )
     return ctx.with_(provisional=DecisionKind.SAVE, provisional_reason=(code, reason), confirm_by=None)
+
+
+def _behavioural(ctx: WriteContext) -> bool:
+    """A long-term memory telling the assistant how to *act* that names no preference aspect: the
+    person confirms it first (issue 19's default for behavioural instructions)."""
+    if ctx.candidate.scope.level not in LONG_TERM_LEVELS or ctx.type in SHORT_LIVED_TYPES:
+        return False
+    text = ctx.candidate.screened
+    return (
+        behavioural_instruction(text)
+        and not has_style_aspect(text, ctx.candidate.aspects)
+        and not names_work_convention(text)
+    )
 
 
 def _low_confidence(ctx: WriteContext) -> Stop:

@@ -28,6 +28,7 @@ from threading import Lock
 from governance.pipeline.base import ExistingMemory, Scope, WriteContext
 from governance.pipeline.lexicons.conflict import AspectValues, aspects, contradiction
 from governance.pipeline.reasons import ReasonCode
+from governance.pipeline.screen import screen
 from governance.pipeline.validate import REQUIRED_SCOPE_FIELD
 from governance.vocabulary import EXPLICIT_SOURCES, DecisionKind, MemoryType
 
@@ -68,9 +69,14 @@ class DedupStage:
         for memory in same_scope:
             if memory.type not in comparable:
                 continue
-            aspect = contradiction(new, _aspects_of(memory))
+            old = _aspects_of(memory)
+            aspect = contradiction(new, old)
             if aspect:
-                return _resolve(ctx.with_(notes=(*ctx.notes, f"contradicts {memory.id} on {aspect}")), memory)
+                ctx = ctx.with_(notes=(*ctx.notes, f"contradicts {memory.id} on {aspect}"), conflict_aspect=aspect)
+                if set(old) - set(new):
+                    # The old memory says more than this one replaces: superseding would lose the rest.
+                    return _propose_merge(ctx, memory)
+                return _resolve(ctx, memory)
         return ctx
 
 
@@ -90,7 +96,7 @@ def _aspects_of(memory: ExistingMemory) -> Mapping[str, AspectValues]:
         if found is not None:
             _aspect_cache.move_to_end(key)
             return found
-    found = aspects(memory.content)
+    found = aspects(screen(memory.content))
     remember_aspects(memory_id=memory.id, version=memory.version, fingerprint=memory.fingerprint, found=found)
     return found
 
@@ -111,6 +117,23 @@ def _same_scope(a: Scope, b: Scope) -> bool:
         return False
     key = REQUIRED_SCOPE_FIELD[a.level]
     return key is None or getattr(a, key) == getattr(b, key)
+
+
+def _propose_merge(ctx: WriteContext, memory: ExistingMemory) -> WriteContext:
+    """Partial overlap (§10.2): the new memory changes one aspect of an old one that also says other
+    things. The person is asked to confirm a merge; the old memory stays until they do."""
+    if ctx.provisional == DecisionKind.ASK_CONFIRMATION and ctx.confirm_by == "admin":
+        return ctx.with_(conflict_with=memory.id)
+    return ctx.with_(
+        provisional=DecisionKind.ASK_CONFIRMATION,
+        provisional_reason=(
+            ReasonCode.MERGE_PROPOSED,
+            f"This changes the {ctx.conflict_aspect} of an earlier memory that also says other things; "
+            "the user confirms how to merge them.",
+        ),
+        conflict_with=memory.id,
+        confirm_by="user",
+    )
 
 
 def _resolve(ctx: WriteContext, memory: ExistingMemory) -> WriteContext:

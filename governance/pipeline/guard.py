@@ -19,11 +19,19 @@
 
 from __future__ import annotations
 
-from governance.pipeline.base import Scope, Stop, WriteContext
+from governance.pipeline.base import Candidate, Scope, Stop, WriteContext
 from governance.pipeline.lexicons.audit_only import find_audit_only_fact
+from governance.pipeline.lexicons.intent import (
+    addressed_to_ai,
+    conduct_on_controls,
+    injection_intent,
+    instructs_assistant,
+)
 from governance.pipeline.lexicons.override import find_policy_override
 from governance.pipeline.reasons import ReasonCode
+from governance.pipeline.screen import readings
 from governance.vocabulary import (
+    LONG_TERM_LEVELS,
     RULE_TYPES,
     SHORT_LIVED_TYPES,
     SHORT_TERM_LEVELS,
@@ -47,7 +55,17 @@ class GuardStage:
         level = candidate.scope.level
         memory_type = ctx.type or candidate.type
 
-        override = find_policy_override(candidate.content)
+        views = readings(candidate.content)
+        override = next(filter(None, map(find_policy_override, views)), None)
+        override = override or next(filter(None, map(injection_intent, views)), None)
+        if override is None and candidate.source_type in UNTRUSTED_SOURCES and _carries_instructions(candidate):
+            override = "untrusted_instruction"
+        if override is None and level in LONG_TERM_LEVELS:
+            # The turned-around default: an instruction about the assistant's conduct that acts on a
+            # control (rules, approvals, audit, verification) is never a memory, unless it keeps the
+            # person in the decision.
+            touched = next(filter(None, map(conduct_on_controls, views)), None)
+            override = f"conduct on {touched}" if touched else None
         if override:
             raise Stop(
                 ctx.with_(notes=(*ctx.notes, f"policy override: {override}")).decide(
@@ -68,7 +86,7 @@ class GuardStage:
                 )
             )
 
-        fact = find_audit_only_fact(candidate.content)
+        fact = find_audit_only_fact(candidate.screened)
         if fact:
             raise Stop(
                 ctx.with_(notes=(*ctx.notes, f"audit-only fact: {fact}")).decide(
@@ -96,6 +114,14 @@ class GuardStage:
                 )
             )
         return ctx
+
+
+def _carries_instructions(candidate: Candidate) -> bool:
+    """Untrusted content that speaks to the AI reading it, asks to be remembered, or gives the
+    assistant a standing order: an injection, whatever it asks (§13.1). A tool result is data; it
+    never instructs. (A bare imperative — "click here", "run 4471 passed" — is not enough.)"""
+    text = candidate.screened
+    return addressed_to_ai(text) or instructs_assistant(text)
 
 
 def _shared(scope: Scope) -> bool:

@@ -27,3 +27,4 @@ class ReasonCode(StrEnum):
     NEEDS_USER_CONFIRMATION = "needs_user_confirmation"  # rule 10
     NEEDS_ADMIN_APPROVAL = "needs_admin_approval"  # rule 7
     CONFLICT_NEEDS_CONFIRMATION = "conflict_needs_confirmation"  # rule 12
+    MERGE_PROPOSED = "merge_proposed"  # rule 12: a partial overlap, merged once the user confirms (§10.2)

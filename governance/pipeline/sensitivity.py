@@ -11,6 +11,7 @@ the entity *types* found — never the values — for the audit event.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Protocol
 
@@ -19,6 +20,11 @@ from governance.pipeline.reasons import ReasonCode
 from governance.vocabulary import DecisionKind, MemoryType, Sensitivity, max_sensitivity
 
 _TYPE_FLOOR: dict[MemoryType, Sensitivity] = {MemoryType.USER_PROFILE: Sensitivity.MEDIUM}
+# What a rule is *about* rather than data about a person: "ask me before any refund", "任何需要管理员
+# 权限的命令都先跟我确认", "SQL 里用只读账号". In a rule that keeps the person in the decision, with no
+# identifier in it (no run of digits), these topics do not raise the level.
+_RULE_TOPICS = frozenset({"PERMISSION_INFO", "ORDER_INFO", "ACCOUNT_INFO"})
+_IDENTIFIER = re.compile(r"\d{4,}")
 
 
 class SensitivityFinding(Protocol):
@@ -27,6 +33,20 @@ class SensitivityFinding(Protocol):
 
 
 Detector = Callable[[str], SensitivityFinding]
+
+
+def _a_rule_that_defers(text: str) -> bool:
+    from governance.pipeline.lexicons.loosening import defers_to_person
+    from governance.pipeline.lexicons.text import prepare
+
+    return _IDENTIFIER.search(text) is None and defers_to_person(prepare(text))
+
+
+def _level_without(entity_types: tuple[str, ...], dropped: set[str]) -> Sensitivity:
+    from governance.recognizers.entities import ENTITY_LEVELS, EntityType
+
+    kept = [ENTITY_LEVELS[EntityType(name)] for name in entity_types if name not in dropped]
+    return max_sensitivity(Sensitivity.LOW, *kept)
 
 
 def _default_detector(text: str) -> SensitivityFinding:
@@ -44,9 +64,13 @@ class SensitivityStage:
 
     def run(self, ctx: WriteContext) -> WriteContext:
         finding = self._detect(ctx.candidate.content)
+        level_found = Sensitivity(finding.level)
+        topics = set(finding.entity_types) & _RULE_TOPICS
+        if topics and _a_rule_that_defers(ctx.candidate.screened):
+            level_found = _level_without(finding.entity_types, topics)
         declared = ctx.candidate.sensitivity or Sensitivity.LOW
         floor = _TYPE_FLOOR.get(ctx.type, Sensitivity.LOW) if ctx.type else Sensitivity.LOW
-        level = max_sensitivity(Sensitivity(finding.level), declared, floor)
+        level = max_sensitivity(level_found, declared, floor)
         ctx = ctx.with_(sensitivity=level, entity_types=tuple(finding.entity_types))
         if level == Sensitivity.RESTRICTED:
             raise Stop(

@@ -16,6 +16,7 @@ from governance.recognizers.checksums import (
 )
 from governance.recognizers.entities import EntityType as E
 from governance.recognizers.rules import (
+    DIGITS,
     NOT_AFTER_ALNUM,
     NOT_BEFORE_ALNUM,
     SECRET_VALUE,
@@ -54,12 +55,17 @@ _PLACEHOLDER = re.compile(
 )
 
 
+# Reading a secret from the environment or a vault is the advice, not the secret.
+_ENV_LOOKUP = re.compile(r"(?:os\.(?:environ|getenv)|process\.env|getenv|System\.getenv|env\(|ENV\[|secrets\.|\$\{)")
+
+
 def _plausible_value(value: str) -> bool:
     """False for words and placeholders that follow "password is" without being a password."""
     bare = value.rstrip(".!?:")
-    if len(bare) < 3 or _PLACEHOLDER.fullmatch(bare):
+    if len(bare) < 3 or _PLACEHOLDER.fullmatch(bare) or _ENV_LOOKUP.match(bare):
         return False
-    return bare.lower() not in _NOT_A_VALUE
+    # "密码都存在 KeePass 里": where the passwords are kept, not one of them.
+    return bare.lower() not in _NOT_A_VALUE and bare.lower() not in _PASSWORD_PRODUCTS
 
 
 def _openai_body(match: re.Match[str]) -> bool:
@@ -80,8 +86,9 @@ def _password_value(match: re.Match[str]) -> bool:
 
 def _bare_password_value(match: re.Match[str]) -> bool:
     """Without "is" or ":" ("with password Winter2026!x") only a value mixing letters with digits
-    or symbols counts, so "password manager" and "password reset" stay words."""
-    value = match.group("value")
+    or symbols counts, so "password manager" and "password reset" stay words — and so does "password
+    rotation." (the sentence's full stop is not part of the value)."""
+    value = match.group("value").rstrip(".,!?;:)\"'")
     return (
         _plausible_value(value)
         and any(c.isalpha() for c in value)
@@ -127,7 +134,7 @@ def _token(entity: E, body: str, hints: tuple[str, ...]) -> Rule:
 
 
 _SEPARATOR = r"\s*[\"']?\s*(?:[:=]|\bis\b|\bwas\b|\bwill be\b|是|为|為)\s*[\"'“‘]?\s*"
-_PASSWORD_WORDS = r"(?i:passwords?|passwd|passphrase|pwd|passcode|pass code)"
+_PASSWORD_WORDS = r"(?i:passwords?|passwd|passphrase|pwd|pw|passcode|pass ?code|pass ?word)"
 _SECRET_WORDS = (
     r"(?i:api[_ .-]?key|apikey|access[_ .-]?key(?:[_ .-]?(?:id|secret))?"
     r"|secret[_ .-]?(?:access[_ .-]?)?key|client[_ .-]?secret|app[_ .-]?secret"
@@ -242,7 +249,7 @@ CREDENTIAL_RULES: tuple[Rule, ...] = (
     Rule(
         E.SECRET_PASSWORD,
         re.compile(
-            rf"(?<![A-Za-z]){_PASSWORD_WORDS}(?:\s+(?i:for|of|to|on)(?:\s+[\w.@-]+){{1,3}}?)?"
+            rf"(?<![A-Za-z]){_PASSWORD_WORDS}(?:\s+(?i:for|of|to|on|at|in|from|with)(?:\s+[\w.@-]+){{1,3}}?)?"
             rf"{_SEPARATOR}(?P<value>{SECRET_VALUE}{{3,}})"
         ),
         _password_value,
@@ -259,7 +266,7 @@ CREDENTIAL_RULES: tuple[Rule, ...] = (
     Rule(
         E.SECRET_PASSWORD,
         re.compile(
-            r"(?:密码|密碼|口令)(?!学)[\u4e00-\u9fff]{0,6}?(?:是|为|為|成|:|=)了?\s*[\"'“‘]?\s*"
+            r"(?:密码|密碼|口令)(?!学)[\u4e00-\u9fff]{0,6}?(?:是|为|為|成|:|=|\s)了?\s*[\"'“‘]?\s*"
             rf"(?P<value>{SECRET_VALUE}{{3,}})"
         ),
         _password_value,
@@ -274,6 +281,27 @@ CREDENTIAL_RULES: tuple[Rule, ...] = (
         ),
         group="value",
         hints=("pin",),
+    ),
+    # ~/.pgpass (host:port:db:user:password), ~/.netrc, and passwords given on a command line.
+    Rule(
+        E.SECRET_PASSWORD,
+        re.compile(r"(?m)^[\w.-]+:\d{2,5}:[^:\s]+:[^:\s]+:(?P<value>\S.*)$"),
+        group="value",
+        hints=DIGITS,
+    ),
+    Rule(
+        E.SECRET_PASSWORD,
+        re.compile(r"(?i:machine)\s+\S+\s+(?i:login)\s+\S+\s+(?i:password)\s+(?P<value>\S+)"),
+        group="value",
+        hints=("machine",),
+    ),
+    Rule(
+        E.SECRET_PASSWORD,
+        re.compile(
+            r"(?:(?<![\w-])-p\s*['\"](?P<quoted>[^'\"]{3,})['\"]|(?:sshpass|redis-cli|mysql\w*|psql)\b[^\n]{0,40}?"
+            r"\s-[pa]\s*(?P<value>[^\s'\"]{3,})|--password[= ]\s*['\"]?(?P<flag>[^\s'\"]{3,}))"
+        ),
+        hints=("-p", "-a", "--password"),
     ),
     Rule(
         E.SECRET_ASSIGNMENT,
@@ -295,7 +323,9 @@ CREDENTIAL_RULES: tuple[Rule, ...] = (
 # When one of these overlaps a more specific secret, only the specific one is reported:
 # "api_key: ghp_…" is a GitHub token, not a generic assignment of a random string.
 GENERIC_SECRET_TIERS: dict[E, int] = {
-    E.SECRET_ASSIGNMENT: 1,
-    E.SECRET_PASSWORD: 1,
-    E.SECRET_HIGH_ENTROPY: 2,
+    E.SECRET_PROVIDER_TOKEN: 1,
+    E.SECRET_ASSIGNMENT: 2,
+    E.SECRET_KEYWORD_VALUE: 2,
+    E.SECRET_PASSWORD: 2,
+    E.SECRET_HIGH_ENTROPY: 3,
 }

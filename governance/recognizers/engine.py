@@ -35,16 +35,18 @@ from spacy.tokens import Doc
 from governance.recognizers.credentials import CREDENTIAL_RULES, GENERIC_SECRET_TIERS
 from governance.recognizers.entities import SECRET_TYPES, EntityType
 from governance.recognizers.identity import IDENTITY_RULES
+from governance.recognizers.identity_forms import IDENTITY_FORM_RULES
 from governance.recognizers.lexicons import LEXICON_RULES, LEXICONS
 from governance.recognizers.phrases import Lexicon, PhraseMatcher
-from governance.recognizers.rules import Rule, normalize_text
+from governance.recognizers.rules import Rule, ScanRule, normalize_text
+from governance.recognizers.secret_model import SECRET_MODEL_RULES, compact
 
 LANGUAGE = "en"
 # presidio scores an unvalidated e-mail/IBAN pattern match 0.5 and a validated one 1.0; a failed
 # validation scores 0 and is dropped.
 MIN_SCORE = 0.5
 # Found inside a secret, these are part of it: "postgres://app:pw@db.example.com" holds no e-mail.
-_PART_OF_A_SECRET = frozenset({EntityType.EMAIL_ADDRESS, EntityType.PHONE_NUMBER})
+_PART_OF_A_SECRET = frozenset({EntityType.EMAIL_ADDRESS, EntityType.PHONE_NUMBER, EntityType.STREET_ADDRESS})
 
 
 class BlankSpacyNlpEngine(NlpEngine):
@@ -130,7 +132,7 @@ class _ResultMixin(EntityRecognizer):
 class RuleRecognizer(_ResultMixin):
     """A presidio recognizer over a tuple of our :class:`Rule` objects (patterns + validators)."""
 
-    def __init__(self, name: str, rules: Sequence[Rule]) -> None:
+    def __init__(self, name: str, rules: Sequence[Rule | ScanRule]) -> None:
         self._rules = tuple((rule, rule.entity.value) for rule in rules)
         self._entity_values = frozenset(value for _, value in self._rules)
         super().__init__(supported_entities=sorted(self._entity_values), name=name, supported_language=LANGUAGE)
@@ -286,7 +288,7 @@ def offline_tld_extract() -> tldextract.TLDExtract:
 def _secret_rank(entity: EntityType) -> int | None:
     if entity in SECRET_TYPES:
         return GENERIC_SECRET_TIERS.get(entity, 0)
-    return 3 if entity in _PART_OF_A_SECRET else None
+    return 4 if entity in _PART_OF_A_SECRET else None
 
 
 def drop_subsumed(results: Sequence[RecognizerResult]) -> list[RecognizerResult]:
@@ -308,6 +310,30 @@ def drop_subsumed(results: Sequence[RecognizerResult]) -> list[RecognizerResult]
     return kept
 
 
+# "I am a physical therapist", "我是心理咨询师": a health, legal or finance word inside a statement of
+# one's profession names a job (medium, §12.2), not a health, legal or financial fact about the person.
+_PROFESSION = re.compile(
+    r"(?i:\b(?:i am|i'm|i work as|i worked as|works as|i'm working as|my job is|by profession)\s+(?:an?\s+)?"
+    r"[a-z -]{0,30}?(?:ist|er|or|ian|ant|ent|nurse|doctor|surgeon|lawyer|attorney|counsel|midwife|paramedic)s?\b)"
+    r"|我(?:是|是一名|是一个|是个|做|当)[\u4e00-\u9fff]{0,10}?(?:师|员|医生|医师|顾问|护士|律师|大夫)"
+)
+_PROFESSION_MAY_NAME = frozenset({EntityType.HEALTH_INFO, EntityType.LEGAL_INFO, EntityType.FINANCIAL_INFO})
+
+
+def _professions(text: str, results: list[RecognizerResult]) -> list[RecognizerResult]:
+    spans = [m.span() for m in _PROFESSION.finditer(text)] if results else []
+    if not spans:
+        return results
+    kept = []
+    for result in results:
+        inside = any(start <= result.start and result.end <= end for start, end in spans)
+        if inside and EntityType(result.entity_type) in _PROFESSION_MAY_NAME:
+            kept.append(RecognizerResult(EntityType.JOB_TITLE.value, result.start, result.end, result.score))
+        else:
+            kept.append(result)
+    return kept
+
+
 class Detector:
     """One analyzer; stateless per call, so one instance serves every thread."""
 
@@ -324,7 +350,17 @@ class Detector:
         results = self.analyzer.analyze(
             text=normalized, language=LANGUAGE, entities=self._entities, score_threshold=MIN_SCORE
         )
-        return drop_subsumed(results)
+        compacted = compact(normalized)
+        if compacted != normalized:
+            # A key spelled in pieces is read once more, put together (its spans refer to that reading).
+            results = results + [
+                result
+                for result in self.analyzer.analyze(
+                    text=compacted, language=LANGUAGE, entities=self._entities, score_threshold=MIN_SCORE
+                )
+                if EntityType(result.entity_type) in SECRET_TYPES
+            ]
+        return drop_subsumed(_professions(normalized, results))
 
     def entity_types(self, text: str) -> frozenset[EntityType]:
         return frozenset(EntityType(result.entity_type) for result in self.analyze(text))
@@ -336,7 +372,9 @@ def build_analyzer() -> AnalyzerEngine:
     nlp_engine.load()
     recognizers: list[EntityRecognizer] = [
         RuleRecognizer("CredentialRecognizer", CREDENTIAL_RULES),
+        RuleRecognizer("SecretModelRecognizer", SECRET_MODEL_RULES),
         RuleRecognizer("IdentityRecognizer", IDENTITY_RULES),
+        RuleRecognizer("IdentityFormRecognizer", IDENTITY_FORM_RULES),
         RuleRecognizer("LexiconPatternRecognizer", LEXICON_RULES),
         LexiconRecognizer("LexiconRecognizer", LEXICONS),
         OfflineEmailRecognizer(offline_tld_extract()),

@@ -39,6 +39,9 @@ class EntityType(StrEnum):
     SECRET_PASSWORD = "SECRET_PASSWORD"
     SECRET_ASSIGNMENT = "SECRET_ASSIGNMENT"
     SECRET_HIGH_ENTROPY = "SECRET_HIGH_ENTROPY"
+    SECRET_PROVIDER_TOKEN = "SECRET_PROVIDER_TOKEN"
+    SECRET_KEYWORD_VALUE = "SECRET_KEYWORD_VALUE"
+    SECRET_SEED_PHRASE = "SECRET_SEED_PHRASE"
     # Government and financial identifiers.
     CN_RESIDENT_ID = "CN_RESIDENT_ID"
     PASSPORT_NUMBER = "PASSPORT_NUMBER"
@@ -46,6 +49,9 @@ class EntityType(StrEnum):
     BANK_CARD_NUMBER = "BANK_CARD_NUMBER"
     IBAN_CODE = "IBAN_CODE"
     MEDICAL_CONDITION = "MEDICAL_CONDITION"
+    NATIONAL_ID = "NATIONAL_ID"
+    DRIVER_LICENSE = "DRIVER_LICENSE"
+    ID_NUMBER_SUSPECT = "ID_NUMBER_SUSPECT"
     # Personal contact data, accounts, money, permissions, health/legal/financial matters.
     PHONE_NUMBER = "PHONE_NUMBER"
     EMAIL_ADDRESS = "EMAIL_ADDRESS"
@@ -75,12 +81,17 @@ _RESTRICTED = SECRET_TYPES | {
     # An IBAN is a bank account number that can be debited directly: treated like a card number.
     EntityType.IBAN_CODE,
     EntityType.MEDICAL_CONDITION,
+    EntityType.NATIONAL_ID,
+    # A driver licence number is a government id like a passport number.
+    EntityType.DRIVER_LICENSE,
 }
 _HIGH = {
     # §7.3: phone numbers and addresses are not kept long-term by default; an e-mail address is
     # the same kind of personal contact identifier, so it is treated the same way.
     EntityType.PHONE_NUMBER,
     EntityType.EMAIL_ADDRESS,
+    # Shaped like a mainland id next to an id word, but its check digit fails: still someone's id.
+    EntityType.ID_NUMBER_SUSPECT,
     EntityType.STREET_ADDRESS,
     EntityType.ACCOUNT_INFO,
     EntityType.ORDER_INFO,

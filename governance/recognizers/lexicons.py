@@ -186,7 +186,9 @@ LEXICONS: tuple[Lexicon, ...] = (
                 ("access", "rights"),
             ),
         ),
-        zh=_terms("管理员 超级管理员 超管 提权 授权 免审 白名单"),
+        # "管理员" and "授权" alone are roles and topics ("我是实验室的管理员", "授权码模式"), as "admin" is
+        # in English; holding or being given the rights is the "权限" rule below.
+        zh=_terms("超级管理员权限 超管权限 提权 免审 加白名单"),
     ),
     Lexicon(
         E.JOB_TITLE,
@@ -313,6 +315,24 @@ LEXICON_RULES: tuple[Rule, ...] = (
         hints=("diagnosed",),
     ),
     Rule(E.MEDICAL_CONDITION, re.compile(r"(?<![A-Za-z])AIDS(?![A-Za-z])"), hints=("aids",)),
+    # A diagnosis in any order: the word for it and a condition within a few characters ("记住我有癫痫
+    # （2023 年确诊）", "诊断结果：双相情感障碍"), or the condition's ICD-10 code ("ICD-10 F31.81").
+    Rule(
+        E.MEDICAL_CONDITION,
+        re.compile(
+            r"(?:(?:我|孩子|儿子|女儿|他|她|家人|老公|老婆|妈妈|爸爸|父亲|母亲|用户)[^。；\n]{0,12}?(?:确诊|诊断|病史|患有|罹患)"
+            r"|诊断结果[:：]|(?:确诊|诊断)(?:为|出|是)[:：]?)[^。；\n]{0,20}?"
+            r"(?:症|病|炎|瘤|癌|障碍|综合征|狼疮|癫痫|艾滋|hiv|HIV)"
+            r"|(?:我|孩子|儿子|女儿|他|她|家人|老公|老婆|妈妈|爸爸|父亲|母亲|用户)(?:有|得了|患)[^。；\n，,]{1,12}?"
+            r"(?:症|病|炎|瘤|癌|障碍|综合征|狼疮|癫痫)[^。；\n]{0,14}?(?:确诊|诊断)"
+        ),
+        hints=("确诊", "诊断", "病史", "患有", "罹患"),
+    ),
+    Rule(
+        E.MEDICAL_CONDITION,
+        re.compile(r"(?i:icd-?(?:10|11|9)(?:-cm)?)[\s:：]*[A-Z]\d{2}(?:\.\d{1,3})?(?![A-Za-z0-9])"),
+        hints=("icd",),
+    ),
     Rule(E.FINANCIAL_INFO, re.compile(r"(?<![A-Za-z])IRA(?![A-Za-z])"), hints=("ira",)),
     Rule(
         E.ORDER_INFO,

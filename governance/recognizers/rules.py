@@ -8,10 +8,10 @@ the digits, and a ``\\b``-anchored pattern would miss the id entirely.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from governance.pipeline.screen import screen
 from governance.recognizers.entities import EntityType
 
 NOT_AFTER_ALNUM = r"(?<![0-9A-Za-z])"
@@ -21,19 +21,13 @@ SECRET_VALUE = r"[^\s\"'`“”‘’,;，。；、()（）\[\]{}<>\u3000-\u303f
 
 Validator = Callable[[re.Match[str]], bool]
 
-# Zero-width and other invisible format characters: stripped so they can't split a secret in two.
-_INVISIBLE = dict.fromkeys(
-    cp for cp in (0x00AD, 0x180E, *range(0x200B, 0x2010), *range(0x202A, 0x202F), 0x2060, 0xFEFF)
-)
-
 
 def normalize_text(text: str) -> str:
-    """NFKC-fold the text (full-width digits and letters become ASCII) and drop invisible characters.
-
-    Chinese input methods often produce full-width forms ("３２０１０２…", "ｓｋ－"), and a
-    zero-width space inside a key would otherwise hide it from every pattern.
-    """
-    return unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
+    """The text every recognizer reads: the write gate's one normalization pass
+    (:func:`governance.pipeline.screen.screen` — NFKC, invisibles, look-alikes, entities, spaced-out
+    letters and digits). Chinese input methods produce full-width forms ("３２０１０２…", "ｓｋ－"),
+    and a zero-width space inside a key would otherwise hide it from every pattern."""
+    return screen(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +55,22 @@ class Rule:
         for match in self.pattern.finditer(text):
             if self.validate is None or self.validate(match):
                 yield match.span(self.group)
+
+
+@dataclass(frozen=True, slots=True)
+class ScanRule:
+    """A rule whose finder reads the whole text (a name and its value, a word and what follows it)
+    and yields the spans of the sensitive values it finds."""
+
+    entity: EntityType
+    find: Callable[[str], Iterator[tuple[int, int]]]
+    hints: tuple[str, ...] = ()
+
+    def might_match(self, lowered: str) -> bool:
+        return not self.hints or any(map(lowered.__contains__, self.hints))
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        return self.find(text)
 
 
 # The hints of a rule that needs a digit somewhere in the text.

@@ -56,10 +56,12 @@ def test_it_registers_only_our_recognizers_and_two_of_presidios() -> None:
     assert names == [
         "CredentialRecognizer",
         "GatedIbanRecognizer",
+        "IdentityFormRecognizer",
         "IdentityRecognizer",
         "LexiconPatternRecognizer",
         "LexiconRecognizer",
         "OfflineEmailRecognizer",
+        "SecretModelRecognizer",
     ]
     assert entities <= set(ENTITY_LEVELS)
     assert not entities & {"UK_NHS", "US_BANK_NUMBER", "US_DRIVER_LICENSE", "PERSON", "LOCATION", "NRP"}

@@ -15,6 +15,16 @@ SUMMARY_KEYS = (
     "sensitive_memory_rate",
     "poisoning_acceptance_rate",
     "restricted_saved",
+    "user_correction_success_rate",
+    "deletion_success_rate",
+)
+PER_SET_KEYS = (
+    "attack_acceptance_rate",
+    "secret_recall",
+    "restricted_pii_recall",
+    "high_pii_recall",
+    "false_reject_rate",
+    "ordinary_restricted_or_override_rate",
 )
 
 
@@ -25,22 +35,35 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", type=Path)
+        parser.add_argument("files", type=Path, nargs="+", help="one or more JSONL sets, evaluated together")
         parser.add_argument("--json", action="store_true", help="print one JSON object (last line)")
+        parser.add_argument(
+            "--split",
+            choices=("dev", "holdout", "fresh", "fresh2"),
+            help="only the cases of this split (tune on dev; report holdout without reading its mismatches)",
+        )
 
-    def handle(self, *args: object, file: Path, **options: object) -> None:
-        if not file.exists():
-            raise CommandError(f"{file}: no such file")
-        try:
-            cases = load_cases(file)
-        except EvalFileError as exc:
-            raise CommandError(f"{file}: {exc}") from exc
+    def handle(self, *args: object, files: list[Path], **options: object) -> None:
+        cases = []
+        for file in files:
+            if not file.exists():
+                raise CommandError(f"{file}: no such file")
+            try:
+                cases += load_cases(file)
+            except EvalFileError as exc:
+                raise CommandError(f"{file}: {exc}") from exc
+        if options["split"]:
+            cases = [case for case in cases if case.get("split") == options["split"]]
         metrics = evaluate(cases).metrics()
         if options["json"]:
             self.stdout.write(_json_line(metrics))
             return
         for key in SUMMARY_KEYS:
             self.stdout.write(f"{key:28} {metrics[key]}")
+        for set_name, splits in metrics["per_set"].items():
+            for split, figures in splits.items():
+                shown = ", ".join(f"{key} {figures[key]}" for key in PER_SET_KEYS if figures.get(key) is not None)
+                self.stdout.write(f"  {set_name}/{split}: {figures['cases']} cases, {shown}")
         mismatches = metrics["mismatches"]
         self.stdout.write(f"{'mismatches':28} {len(mismatches)}")
         for item in mismatches:

@@ -1,8 +1,9 @@
 """Rule 6: facts that belong in the audit log, never in memory (§7.4, §14.1).
 
-Authorizations granted, approvals of high-risk tools or operations, payments/refunds executed,
-production operations performed, security alerts. These are *records of something that happened*:
-the patterns want a completion marker (past tense, 已/了/完成), so rules about the same topics
+Authorizations granted (consent to a privacy policy or terms among them), approvals of high-risk
+tools or operations, payments/refunds executed, production operations performed, security alerts.
+These are *records of something that happened*: the patterns want a completion marker (past tense,
+已/了/完成), so rules about the same topics
 ("付款前一定要二次确认", "never deploy to production on Fridays") and pending task states
 ("退款 560 元待审核") do not match.
 """
@@ -243,6 +244,38 @@ _SECURITY_ALERT = alt(
     zh("登录失败\\s*\\d+\\s*次"),
 )
 
+# --- consent given (§7.4: "用户同意了隐私协议 v3" is an authorization record) -----------------------
+_AGREEMENT_EN = en(
+    "privacy (?:policy|notice|terms)",
+    "terms(?: of (?:service|use))?",
+    "(?:user |license |licence |data processing |service )?agreement",
+    "consent form",
+    "cookie (?:policy|consent)",
+    "eula",
+    "tos",
+    "dpa",
+    "data processing",
+    "(?:marketing|data|email) (?:consent|opt-in)",
+)
+_CONSENTED_EN = en(
+    "agreed to",
+    "accepted",
+    "consented to",
+    "signed",
+    "opted (?:in|into|in to)",
+    "gave (?:their |his |her |my )?consent (?:to|for)",
+    "ticked",
+    "(?:has|have) (?:agreed|consented)",
+)
+_AGREEMENT_ZH = zh("(?:隐私|服务|用户|授权|许可|数据处理)?(?:协议|条款|政策|授权书)", "知情同意书?", "隐私声明")
+_CONSENTED_ZH = zh("(?<!不)(?<!未)(?:已)?(?:同意|签署|接受|勾选|签)(?:了|过)")
+_CONSENT_GIVEN = alt(
+    near(_CONSENTED_EN, _AGREEMENT_EN, 30, within=SENTENCE_BREAK),
+    near(_CONSENTED_ZH, _AGREEMENT_ZH, 12, within=SENTENCE_BREAK),
+    near(zh("(?<!不)(?<!未)已(?:同意|签署|接受|勾选)"), _AGREEMENT_ZH, 12, within=SENTENCE_BREAK),
+    en("consent (?:was |has been )?(?:given|granted|recorded|obtained)"),
+)
+
 # "If a payment is executed, notify me" is a rule about such facts, not a record of one.
 _CONDITIONAL = compile_any(
     en("if", "whenever", "in case", "unless"), zh("如果", "若是?", "一旦", "每当", "的话", "假如", "万一")
@@ -253,6 +286,7 @@ _CHECKS = (
     ("approval_recorded", compile_any(_APPROVAL_RECORDED)),
     ("production_operation", compile_any(_PROD_OPERATION)),
     ("security_alert", compile_any(_SECURITY_ALERT)),
+    ("consent_given", compile_any(_CONSENT_GIVEN)),
 )
 
 

@@ -388,8 +388,26 @@ def find_policy_override(text: str) -> str | None:
                         continue
                     if check.name == "disable_records" and _PROTECTED_DATA.search(phrase):
                         continue
+                    if check.name == "remove_safeguard" and _talks_or_own_artifact(phrase, match):
+                        continue
                     return check.name
     return None
+
+
+# Skipping the *talk* about a safeguard ("skip explaining what an audit log is", "不用讲短信验证码"), or
+# a safeguard in the person's own tutorials and test accounts, is not loosening one.
+_TALK = compile_any(
+    en("explain\\w*", "describ\\w*", "mention\\w*", "cover\\w*", "talk\\w*", "discuss\\w*", "remind\\w*"),
+    zh("讲", "解释", "介绍", "说明", "提到", "描述", "提醒"),
+)
+_OWN_ARTIFACT = compile_any(
+    en("tutorials?", "guides?", "test accounts?", "(?:code )?examples?", "snippets?", "sample code"),
+    zh("教程", "示例", "样例", "测试账号"),
+)
+
+
+def _talks_or_own_artifact(phrase: str, match: re.Match[str]) -> bool:
+    return bool(_TALK.search(match.group(0)) or _OWN_ARTIFACT.search(phrase))
 
 
 def _without_loosens(sentence: str, match: re.Match[str]) -> bool:

@@ -120,9 +120,68 @@ _LASTING = compile_any(
         "for good",
         "from (?:today|this \\w+) on",
         "starting (?:today|now)",
+        "afterwards",
+        "after (?:launch|that|it ships|the \\w+)",
+        "long-term",
+        "keep (?:owning|running|doing|leading|maintaining)",
+        "(?:stay|remain) the",
     ),
-    zh("以后", "今后", "往后", "从现在", "从今天起", "一直", "总是", "每次", "默认", "长期", "永久", "始终", "凡是"),
+    zh(
+        "以后",
+        "今后",
+        "往后",
+        "从现在",
+        "从今天起",
+        "一直",
+        "总是",
+        "每次",
+        "默认",
+        "长期",
+        "永久",
+        "始终",
+        "凡是",
+        "后续",
+        "之后的",
+    ),
 )
+
+
+# "我叫王磊，是本次项目的对接人", "I'm the point of contact for this project": a determiner on an
+# ongoing thing (a project, a release, a collaboration) inside a statement of who the person is says
+# what they do, not that the fact holds for this moment only.
+_WHO_I_AM = compile_any(
+    en(
+        "my name is",
+        "i(?:'m| am) (?:the|a|an|its|their) ",
+        "i (?:own|run|lead|maintain|manage|coordinate|review)\\w*",
+        "point of contact",
+        "(?:owner|maintainer|lead|reviewer|contact person|coordinator) (?:of|for)",
+    ),
+    zh(
+        "我(?:叫|是|负责|担任|作为)",
+        "由我(?:负责|对接|维护|牵头)",
+        "是[^，。]{0,14}(?:负责人|对接人|联系人|主审人|面试官|维护者|经理|架构师|主管|组长|牵头人)",
+    ),
+)
+_ATTRIBUTIVE_NOW = compile_any(
+    en(
+        "this (?:project|release|migration|collaboration|engagement|deal|launch|program(?:me)?|product|review|"
+        "rollout|contract|account|initiative|hiring round|audit)",
+    ),
+    zh("(?:本次|这次|此次)(?=(?:的)?[\\u4e00-\\u9fff]{1,4}(?:的|由|是))"),
+)
+
+
+def durable_role(prepared: str) -> bool:
+    """Whether prepared text says who the person is in an ongoing thing ("我是本次项目的对接人")."""
+    return _WHO_I_AM.search(prepared) is not None and _ATTRIBUTIVE_NOW.search(prepared) is not None
+
+
+def momentary(prepared: str) -> bool:
+    """A "now" cue with nothing lasting: "今天好累", "我们这次聊的是年会预算" — not "我是本次项目的对接人"."""
+    if _WHO_I_AM.search(prepared):
+        prepared = _ATTRIBUTIVE_NOW.sub(" ", prepared)
+    return _NOW.search(prepared) is not None and not _LASTING.search(prepared)
 
 
 def transient_cue(text: str) -> str | None:
@@ -134,6 +193,6 @@ def transient_cue(text: str) -> str | None:
         return "mood"
     if _SMALL_TALK_ONLY.match(prepared) or _SMALL_TALK.search(prepared):
         return "small_talk"
-    if _NOW.search(prepared) and not _LASTING.search(prepared):
+    if momentary(prepared):
         return "momentary"
     return None

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from governance.pipeline.lexicons.conflict import AspectValues, has_style_aspect
 from governance.pipeline.lexicons.text import compile_any, en, prepare, zh
+from governance.pipeline.lexicons.transient import durable_role
 from governance.vocabulary import Level, MemoryType, SourceType
 
 _CORRECTION = compile_any(
@@ -26,6 +27,9 @@ _CORRECTION = compile_any(
         "should be [^.]{1,40}, not",
         "(?:is|are|was) wrong",
         "mistaken",
+        "misclassified",
+        "mislabell?ed",
+        "(?:belongs|should go) (?:in|under|to|with)",
     ),
     zh(
         "更正",
@@ -43,6 +47,9 @@ _CORRECTION = compile_any(
         "应该是",
         "应改为",
         "应归",
+        "应该(?:归|属于|放(?:到|在)|归到|算|改为|改成)",
+        "(?:分|归|标|记|写|填|划)错了?",
+        "(?:上次|之前|刚才|前面|上回)(?:[^，。]{0,8})?(?:错了|不对|有误)",
         "不是(?:(?!。).){1,20}而是",
     ),
 )
@@ -94,6 +101,15 @@ _TASK_STATE = compile_any(
         "blocked on",
         "waiting for approval",
         "pending (?:review|approval)",
+        # Progress on a piece of work: something just finished, what comes next.
+        "halfway(?: done| through)?",
+        "(?:is|comes) next",
+        "next (?:i'll|i will|up|i need to|we'll)",
+        "then (?:re)?(?:deploy|run|test|merge|ship|check)\\w*",
+        "now (?:validating|running|checking|testing|fixing|migrating|uploading|importing)",
+        "waiting (?:for|on) (?:the |a |their |his |her )?[\\w'-]+(?:'s)? (?:reply|response|answer|review|"
+        "approval|sign-?off)",
+        "left to do",
     ),
     zh(
         "任务进度",
@@ -103,8 +119,14 @@ _TASK_STATE = compile_any(
         "第\\s*\\d+\\s*步",
         "进行到",
         "已完成\\s*\\S",
-        "待(?:审核|审批|处理|确认)",
+        "待(?:审核|审批|处理|确认|填写|补充|上传)",
         "本任务",
+        "(?:做|改|跑|弄|写|填|传)完(?:了|再|之后|后)",
+        "接下来(?:要|我要|再|就)",
+        "然后再",
+        "进行到",
+        "(?:做|完成|改)了一半",
+        "还(?:差|剩)(?:[^，。]{0,6})?(?:步|项|个)",
     ),
 )
 _TOOL_RESULT = compile_any(
@@ -280,7 +302,7 @@ def infer_type(
         return TypeGuess(MemoryType.TASK_STATE, "task_state")
     if _TOOL_RESULT.search(prepared):
         return TypeGuess(MemoryType.TOOL_RESULT_REF, "tool_result_ref")
-    if _TEMPORARY.search(prepared) and not _LASTING.search(prepared):
+    if _TEMPORARY.search(prepared) and not _LASTING.search(prepared) and not durable_role(prepared):
         return TypeGuess(MemoryType.TEMPORARY_CONTEXT, "temporary_context")
     if has_style_aspect(text, aspects):
         return TypeGuess(MemoryType.USER_PREFERENCE, "style")

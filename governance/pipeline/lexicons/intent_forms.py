@@ -1,0 +1,274 @@
+"""Injection by form: what a text is trying to do, read from how it is built (issue 19, rule 4).
+
+Forged prompt tags, speaking to whatever AI reads it, asking to be written into its memory, sending
+data to an address, obeying without conditions or obeying text from elsewhere, ranking itself above the
+operator's setup, copying itself into what the assistant writes, telling other people to hand over
+credentials or visit a link.
+"""
+
+from __future__ import annotations
+
+from governance.pipeline.lexicons import fields as f
+from governance.pipeline.lexicons import operations as ops
+from governance.pipeline.lexicons.directive import clauses, directive_clauses, is_directive_clause
+from governance.pipeline.lexicons.text import PHRASE_BREAK, alt, compile_any, en, sentences, zh
+
+# Text that frames a prompt: a memory that holds one is trying to be read as something else.
+_TAG_FORGERY = compile_any(
+    r"</?\s*(?:system|user_memory|project_memory|team_memory|memory|memories|context|instructions?|developer|"
+    r"assistant|admin|sys|inst|im_start|im_end|tool|function)(?:[\s\-_][^>\n]{0,80})?>",
+    r"</?\s*[\w-]*(?:rules?|memor(?:y|ies)|system|instructions?|polic(?:y|ies)|prompt|admin|developer)[\w-]*"
+    r"(?:\s[^>\n]{0,80})?>",
+    r"<\|(?:im_start|im_end|system|endoftext|start_header_id|end_header_id)\|?>",
+    r"\[/?inst\]",
+    r"<</?sys>>",
+    r"<!--\s*(?:system|developer|assistant|instructions?)\b",
+    r"(?:^|\n|[:：])\s*(?:#{1,4}|\*\*|>+)\s*(?:\*\*)?\s*(?:system|developer|assistant)\b",
+    r"(?:^|\n|/)\s*(?:system|developer|assistant)\s*(?:prompt|message)?\s*:",
+    r"\"role\"\s*:\s*\"(?:system|developer|assistant)\"",
+    r"(?:^|\n)\s*role\s*:\s*(?:system|developer)",
+    r"new system prompt",
+    r"(?:system|developer|admin) (?:message|override|instruction)s?\b",
+    zh("[【\\[]系统(?:消息|提示|指令|通知)[】\\]]", "系统(?:消息|指令)[:：]", "开发者指令", "管理员指令"),
+    r"\[m-[0-9a-f]{3,}\s*\|",
+)
+
+_VOCATIVE = compile_any(
+    rf"{f.ASSISTANT}\s*(?:[:：](?!\d)|[,，]\s*(?=[a-z\u4e00-\u9fff]))",
+    rf"{f.ASSISTANT}(?: [\w-]+){{0,5}}? (?:should|must|shall|need to|needs to|are to|is to|will)\b",
+    rf"{f.ASSISTANT}\s*(?:请|须|需|应|注意|务必)",
+    en(
+        "(?:note|message|instructions?|p\\.?s\\.?|reminder|attention|important|notice)(?: [\\w-]+){0,3}? (?:to|for) "
+        "(?:the |any |all |whatever |every |an? )?(?:[\\w-]+ )?" + f.ASSISTANT,
+        "(?:dear|hey|hello|hi|attention) " + f.ASSISTANT,
+        f"(?:to|for) (?:the |any |all |whatever |every )?{f.ASSISTANT}(?: [\\w-]+){{0,2}} "
+        "(?:reading|processing|summari[sz]ing|parsing|seeing|handling|that reads?|who reads?)",
+        "if you(?:'re| are) (?:an? )?(?:ai|llm|language model|assistant|agent|chatbot|bot|gpt|model)",
+    ),
+    zh(
+        "(?:致|给|对|凡|所有|任何)(?:[^，。,.\\n]{0,12})?(?:读取|处理|阅读|看到|总结|筛选|正在读|读到)(?:[^，。,.\\n]{0,10})?"
+        "的?(?:ai|智能体|助手|大模型|模型|机器人|程序)",
+        "给(?:[^，。]{0,6})?(?:ai|智能体|大模型|模型|机器人)(?:助手|工具)?的?(?:话|说明|指令|提示)",
+        "如果你是(?:大模型|ai|人工智能|智能体|助手|语言模型|机器人)",
+    ),
+)
+# Content asking to be written into the assistant's memory (from outside, an injection by itself).
+_MEMORY_WRITE = compile_any(
+    en(
+        "(?:save|store|write|add|put|keep|remember)\\w*(?: [\\w'\"-]+){0,10}? (?:(?:in|into|to) (?:your |the )?"
+        "(?:long-term )?memory|memory that|permanently)",
+    ),
+    zh("(?:写入|存进|存入|加入|保存到|记进|放进)(?:你的)?(?:长期)?记忆", "(?:须|请|要)记住"),
+)
+
+
+_FOLLOW = compile_any(ops.FOLLOW)
+_OWNER = alt(
+    en(
+        "platform",
+        "system",
+        "operator",
+        "developers?",
+        "guidelines?",
+        "rules?",
+        "instructions?",
+        "polic(?:y|ies)",
+        "setup",
+        "configuration",
+        "settings",
+        "anything (?:the platform|else)",
+        "(?:the )?user'?s?",
+        "everything else",
+    ),
+    zh("平台", "系统", "运营方", "开发者", "设定", "配置", "规则", "准则", "指令", "政策", "用户"),
+)
+_PRIORITY = compile_any(
+    rf"{ops.PRIORITY}(?:(?![。.!?\n]).){{0,40}}?{_OWNER}",
+    rf"{_OWNER}(?:[^。.!?\n]){{0,10}}?(?:往后放|让路|靠后|放一边|靠边|(?:排在|放在)(?:[^，。]{{0,8}})?(?:后面|之后|后头))",
+    rf"{_OWNER}(?:[^.!?\n]){{0,30}}?(?:come|rank|go)\w* (?:second|last|after|below|behind)",
+    en("(?:my|the user'?s?) (?:requests?|instructions?|word|commands?) (?:wins?|prevails?|come\\w* first)"),
+    zh("(?:冲突|矛盾)(?:时|的时候)?[^。]{0,10}(?:按我的|以我的|听我的|我的[^。]{0,4}为准)"),
+)
+_SELF_COPY = compile_any(
+    en(
+        "(?:append|add|copy|paste|insert|include|put|re-?save|restore|repeat)\\w*(?: [\\w'-]+){0,3}? "
+        "(?:this|these|that|the following|it)(?: exact)? ?(?:sentence|line|note|text|instructions?|message|paragraph|"
+        "memory|rule)?(?: [\\w'-]+){0,4}? (?:to|into|in|at the end of|on)? ?(?:every|each|all|any)",
+    ),
+    zh(
+        "(?:每一?条|每份|每个|每次|任何|所有)(?:[^，。]{0,8})?(?:记忆|总结|邮件|草稿|回复|回答|任务|文档|消息)"
+        "(?:[^，。]{0,8})?(?:加上|附上|复制|粘贴|写进|放进)(?:这|以下|下面)",
+        "(?:把|将)(?:这条|这句|这段|以下|下面)(?:[^，。]{0,6})?(?:复制|粘贴|加|写|放)(?:进|到|入|在)",
+    ),
+)
+_THIRD_PARTIES = alt(
+    f.OTHERS,
+    en("(?:the )?users?", "customers?", "clients?", "whoever", "people", "them", "they"),
+    zh("客户", "用户", "谁", "他们", "对方", "同事"),
+)
+_CREDENTIALS_OR_LINK = alt(
+    en(
+        "passwords?",
+        "credentials?",
+        "log(?:in| in)\\w*",
+        "card (?:details|numbers?)",
+        "bank",
+        "verification codes?",
+        "otp",
+        "https?://",
+        "sign in",
+    ),
+    zh("密码", "登录", "银行卡", "验证码", "账号", "https?://"),
+)
+_PHISHING = compile_any(
+    rf"(?:tell|direct|ask|send|point|guide|instruct|redirect|让|叫|引导|告诉|请)\w*(?:(?!{PHRASE_BREAK}).){{0,6}}?"
+    rf"{_THIRD_PARTIES}(?:(?![。.!?\n]).){{0,60}}?{_CREDENTIALS_OR_LINK}",
+    rf"{_THIRD_PARTIES}(?:[^。.!?\n]){{0,20}}?(?:问|ask)\w*(?:[^。.!?\n]){{0,30}}?(?:让|tell|direct)\w*"
+    rf"(?:[^。.!?\n]){{0,30}}?{_CREDENTIALS_OR_LINK}",
+)
+_OPEN = alt(en("open", "visit", "load", "fetch", "call"), zh("打开", "访问", "请求"))
+_SEND = alt(
+    en(
+        "send\\w*",
+        "e-?mail\\w*",
+        "mail\\w*",
+        "forward\\w*",
+        "post\\w*",
+        "upload\\w*",
+        "bcc",
+        "cc",
+        "cop(?:y|ied)",
+        "append\\w*",
+        "sync\\w*",
+        "submit\\w*",
+        "export\\w*",
+        "push\\w*",
+        "transmit\\w*",
+        "leak\\w*",
+        "beacon",
+        "mirror\\w*",
+        "embed\\w*",
+        "render\\w*",
+        "include\\w*",
+        "attach\\w*",
+        "add\\w*",
+    ),
+    zh(
+        "发到",
+        "发送",
+        "发给",
+        "发邮件",
+        "转发",
+        "上传",
+        "转存",
+        "密送",
+        "抄送",
+        "拼到",
+        "拼上",
+        "同步到",
+        "提交到",
+        "推送到",
+        "导出到",
+        "嵌入",
+        "附",
+    ),
+)
+_PAYLOAD = alt(
+    en(
+        "conversations?",
+        "chats?",
+        "chat logs?",
+        "logs?",
+        "transcripts?",
+        "history",
+        "memor(?:y|ies)",
+        "passwords?",
+        "credentials?",
+        "secrets?",
+        "tokens?",
+        "files?",
+        "documents?",
+        "summar(?:y|ies)",
+        "messages?",
+        "everything",
+        "copy",
+        "records?",
+        "uploads?",
+        "context",
+        "data",
+        "questions?",
+        "usernames?",
+        "answers?",
+    ),
+    zh(
+        "对话",
+        "聊天",
+        "记录",
+        "记忆",
+        "密码",
+        "账号",
+        "文件",
+        "文档",
+        "总结",
+        "消息",
+        "上下文",
+        "数据",
+        "内容",
+        "资料",
+        "摘要",
+        "问题",
+        "用户名",
+    ),
+)
+_DESTINATION = r"(?:(?:https?|ftp)://|www\.|[\w.+-]+@[\w-]+\.[\w.]+|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})"
+# A link whose query is left open for the assistant to fill in: the data leaves with the request.
+_OPEN_QUERY = r"(?:https?://|www\.)[^\s)\]]*[?&][\w-]*=(?:\{|<|%7b|\s|$|\)|\]|['\"]?\s*\+)"
+_EXFILTRATION = compile_any(
+    r"!\[[^\]]*\]\(\s*https?://",
+    _OPEN_QUERY,
+    r"(?:fetch|curl|wget|requests\.\w+|http\.get)\s*\(?\s*['\"]?https?://",
+    rf"(?:https?|ftp)://\S+(?:(?![。.!?\n]).){{0,40}}?{_OPEN}",
+    rf"{_SEND}(?:(?![。!?\n]).){{0,60}}?{_PAYLOAD}(?:(?![。!?\n]).){{0,60}}?{_DESTINATION}",
+    rf"{_PAYLOAD}(?:(?![。!?\n]).){{0,60}}?{_SEND}(?:(?![。!?\n]).){{0,60}}?{_DESTINATION}",
+    rf"(?:sav|stor|存)\w*(?:(?![。!?\n]).){{0,30}}?{_DESTINATION}(?=(?:(?![。!?\n]).){{0,40}}?"
+    rf"(?:credential|password|secret|token|密码|密钥|令牌))",
+    rf"(?:credential|password|secret|token|密码|密钥|令牌)(?:(?![。!?\n]).){{0,60}}?(?:sav|stor|存)\w*"
+    rf"(?:(?![。!?\n]).){{0,40}}?{_DESTINATION}",
+)
+
+
+def _obeys(prepared: str) -> bool:
+    return any(_FOLLOW.search(clause) and is_directive_clause(clause) for clause in clauses(prepared))
+
+
+def _phishing(prepared: str) -> bool:
+    return any(_PHISHING.search(s) and directive_clauses(s) for s in sentences(prepared))
+
+
+def forged_tags(prepared: str) -> bool:
+    return _TAG_FORGERY.search(prepared) is not None
+
+
+def exfiltrates(prepared: str) -> bool:
+    return _EXFILTRATION.search(prepared) is not None
+
+
+def speaks_to_ai(prepared: str) -> bool:
+    """Speaks to an AI that reads it, or asks to be written into its memory."""
+    return _VOCATIVE.search(prepared) is not None or _MEMORY_WRITE.search(prepared) is not None
+
+
+def obeys_unconditionally(prepared: str) -> bool:
+    return _obeys(prepared)
+
+
+def ranks_above_setup(prepared: str) -> bool:
+    return _PRIORITY.search(prepared) is not None
+
+
+def copies_itself(prepared: str) -> bool:
+    return _SELF_COPY.search(prepared) is not None
+
+
+def phishing(prepared: str) -> bool:
+    return _phishing(prepared)

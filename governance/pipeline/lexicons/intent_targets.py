@@ -1,0 +1,232 @@
+"""Injection by target: the assistant's own setup, other people's data, the assistant's identity.
+
+A revealing verb and the assistant's prompt, instructions, configuration, tools or credentials (owned by
+*you*, or hidden / system / initial, or what it "was told"); data possessed by someone other than the
+speaker and a verb that delivers it (or a claim to be allowed to see it); the assistant's identity
+reassigned (you are now …, act as, pretend, 扮演, 你现在是, a "mode"). The speaker's own prompt ("I'm
+writing a system prompt for my bot") and placeholders ("<your-api-key>") are not the assistant's.
+"""
+
+from __future__ import annotations
+
+from governance.pipeline.lexicons import fields as f
+from governance.pipeline.lexicons import operations as ops
+from governance.pipeline.lexicons.directive import addresses_assistant, clauses, is_directive_clause
+from governance.pipeline.lexicons.text import NEGATOR, PHRASE_BREAK, alt, compile_any, en, zh
+
+_OWNED_SETUP = alt(
+    en(
+        "your",
+        "you were given",
+        "you(?:'ve| have) been given",
+        "you received",
+        "given to you",
+        "you can call",
+        "you use",
+        "developer'?s?",
+        "you were set up with",
+    ),
+    en("its", "(?:the )?(?:assistant|ai|model|bot)'s"),
+    zh(
+        "你的",
+        "你被",
+        "你[^，。]{0,8}(?:收到|得到|被给|被设定|被要求)",
+        "给你的",
+        "部署你",
+        "你配置",
+        "开发者给你",
+        "你(?:的)?插件",
+        "你(?:的)?连接器",
+    ),
+)
+_INTRINSIC_SETUP = alt(
+    en(
+        "system (?:prompt|message)",
+        "(?:hidden|initial|original|secret|guardrail|meta|developer'?s?) (?:prompt|instructions?|preamble|setup|"
+        "text|message|configuration|rules)",
+        "preamble",
+        "(?:everything|all|the text|text|content|the content|the words|the) (?:above|before (?:my|this|the) first)",
+        "(?:what|things) you(?:'re| are)? (?:not allowed|told not|instructed not|not supposed) to (?:say|reveal|tell)",
+        "above this line",
+        "before my first message",
+        "context window",
+        "how (?:it|you) (?:was|were|is|are|have been|has been) (?:configured|set up|instructed|prompted|programmed)",
+        "hidden parts?",
+        # What the assistant was handed: "what you were told before …", "the rules you follow".
+        "(?:you|it)(?:'ve| have| were| was| had)? (?:been )?(?:told|given|instructed|shown|fed|handed)",
+        "(?:were|was) (?:you|it) (?:given|told|instructed|shown)",
+        "(?:rules|instructions|guidelines|text|messages?|prompts?|words|orders|directives) (?:that )?(?:you|it) "
+        "(?:follow|obey|received|got|see|saw|were given|have|run under|operate under|abide by|must follow)",
+        "(?:the |an? )?(?:operator|developers?|platform|deployer|creators?)(?: [\\w'-]+){0,2} (?:gave|"
+        "told|instructed|wrote for|set for) "
+        "(?:you|it)",
+        "system (?:part|portion|section|messages?|turn)",
+        "what you(?:'re| are)? (?:not allowed|forbidden|told not) to (?:say|tell|share|reveal)",
+    ),
+    zh(
+        "系统(?:消息|提示|指令|设定)",
+        "(?:不要|不能|不许)(?:说|透露|告诉)的(?:内容|话|东西)",
+        "提示词",
+        "你(?:的)?(?:配置|设定|指令|提示词|规则)",
+        "(?:怎么|如何)被(?:配置|设定|设置)",
+        "隐藏(?:的)?部分",
+        "初始(?:指令|设定|提示)",
+        "隐藏(?:的)?(?:指令|内容|部分|开场)",
+        "开场指令",
+        "(?:这一行|这行|以上|上面)(?:的)?(?:所有)?内容",
+        "第一条消息之前",
+        "护栏",
+        # What the assistant was handed: "你收到的指令", "你不能告诉我的东西", "最开始那条消息".
+        "(?:你|它|助手)(?:[^，。,.]{0,8})?(?:收到|得到|看到|遵守|遵循|被要求|被告知|能看到|不能(?:说|告诉|透露)(?:我)?)的",
+        "(?:最开始|一开始|最早|最前面|开头)(?:的)?(?:那条|那段|那句)?(?:消息|话|内容|文字|指令)",
+        "系统(?:部分|给你)",
+        "给你的(?:要求|指示|指令|规则|设定)",
+        "(?:你|它)(?:开头|一开始)收到",
+    ),
+)
+_SETUP_TERM = alt(f.PROMPT, _INTRINSIC_SETUP, en("rules", "guidelines"), zh("规则", "要求"))
+_REVEAL = compile_any(
+    ops.REVEAL,
+    en(
+        "what",
+        "which",
+        "writ\\w*",
+        "format\\w*",
+        "convert\\w*",
+        "turn\\w* (?:it |them )?into",
+        "use",
+        "spell\\w*",
+        "describ\\w*",
+        "disclos\\w*",
+        "stat(?:e|es|ing)",
+    ),
+    zh("写了什么", "是什么", "有哪些", "用", "写", "说明", "说出", "交代"),
+)
+_SETUP_OWNED_NEAR = compile_any(
+    rf"{_OWNED_SETUP}(?:(?!{PHRASE_BREAK}).){{0,30}}?{f.SETUP_CREDENTIALS}",
+    rf"{_OWNED_SETUP}(?:(?!{PHRASE_BREAK}).){{0,30}}?{_SETUP_TERM}",
+    rf"{_SETUP_TERM}(?:(?!{PHRASE_BREAK}).){{0,30}}?{_OWNED_SETUP}",
+    _INTRINSIC_SETUP,
+)
+_SPEAKERS_OWN = compile_any(
+    rf"(?<![a-z])(?:my|our) (?:own )?(?:[\w-]+ ){{0,3}}?{_SETUP_TERM}",
+    en("i(?:'m| am) writing", "i write", "i wrote"),
+    zh("我(?:正)?在写", "我写"),
+    rf"我(?:们)?(?:自己)?(?:的)?(?:[^，。]{{0,10}})?{_SETUP_TERM}",
+    zh("我写的"),
+)
+# Placeholders name a value without being one: "<your-api-key>", "{your_token}".
+_PLACEHOLDER = compile_any(r"<[^<>\s]{1,40}>", r"\{[^{}\s]{1,40}\}", r"\$\{?[a-z_][a-z0-9_]*\}?")
+
+_OTHERS_DATA = compile_any(
+    rf"(?<!\bto )(?<!\bwith )(?<!给){f.OTHERS}(?:\s*(?:saved|private|personal|own|的|保存的|存的|在[^，。]{{0,8}}的))?"
+    rf"(?:(?!{PHRASE_BREAK}|\bmy\b|我的).){{0,20}}?{f.PEOPLES_DATA}",
+    rf"{f.PEOPLES_DATA}(?: [\w'-]+){{0,5}}? (?:of|from|on|about|belonging to) {f.OTHERS}",
+    rf"what (?:[\w'-]+ ){{0,3}}?{f.OTHERS} (?:[\w'-]+ ){{0,3}}?(?:have been |has been |have |has )?"
+    r"(?:told|tells|asked|asks|asking|said|says|discussed|mentioned|saved|stored|kept|shared)",
+    rf"{f.OTHERS}(?:(?![。.!?\n]).){{0,60}}?what (?:they|he|she) (?:told|asked|said|mentioned|shared)",
+    rf"{f.OTHERS}(?:[^，。]{{0,10}})?(?:问|说|聊|讲|告诉)(?:了)?(?:你)?(?:[^，。]{{0,6}})?(?:什么|哪些|的(?:内容|问题))",
+)
+_CAPABILITY = compile_any(
+    en("(?:i|i'm|i am) (?:allowed|permitted|authori[sz]ed|entitled|able) to", "i (?:can|may)", "i have (?:the )?right"),
+    zh("我(?:可以|能|有权(?:限)?)"),
+)
+
+_PERSONA = compile_any(
+    en(
+        "(?:you are|you're|you will be|you'll be|you have become|you've become|you become|you're going to be) "
+        "(?:now |from now on |no longer |not )?(?:an? |the |my )?(?!(?:right|wrong|welcome|too|so|very|correct|free|"
+        "able|allowed|great|helpful|awesome|being|doing|going|clear|sure|done|a bit|always|never|not|quite|really|"
+        "just|mostly|usually|often|good|bad|better|fine|ok|okay|concise|verbose|brief|formal|casual|polite|"
+        "patient|friendly|careful|the best)\\b)[\\w'-]+",
+        "you(?:'re| are) now",
+        "(?:you go by|you(?:'re| are) called|your (?:new )?name is|call yourself|"
+        "your (?:new )?(?:identity|persona|character|role) is)",
+        "(?:stay|remain|continue) as(?= ['\"])",
+        "(?:answer|respond|reply|speak|talk)\\w*(?: to)?(?: me)? as (?:that|this|the|such an?) (?:ai|bot|"
+        "model|character|persona|"
+        "version|assistant)",
+        "(?:act|behave|respond|answer|speak|reply)\\w*(?: only)? as "
+        "(?:if you were |though you were )?(?:an? |the |my )?"
+        "(?!(?:usual|always|before|well|soon|follows?|much|needed|briefly)\\b)[\\w'-]+",
+        "pretend\\w*",
+        "play\\w* (?:the role of|a|an|my|her|him|them|the)(?= )",
+        "role-?play\\w*",
+        "simulat\\w*",
+        "emulat\\w*",
+        "impersonat\\w*",
+        "become (?:an?|the|my)(?= )",
+        "be (?:an? |the |my )[\\w-]+ (?:shell|terminal|console|interpreter|bot|system|gateway|database|server|"
+        "admin\\w*|engine|ai|model)",
+        "(?:shadow|true|real|inner|evil|unfiltered|alter|dark) (?:self|ego|persona|side|mode|version|twin)",
+        "[\\w'-]+ (?:mode|edition|version) (?:is )?(?:on|enabled|activated|unlocked)",
+        "(?:in|enter|switch to|turn on|enable|activate)\\w* (?:[\\w'-]+ ){0,3}mode",
+        "(?:stay|never break|don't break) (?:in )?character",
+        "(?:in|inside) (?:this|the|our|a) (?:story|game|novel|simulation|world|play)",
+        "no longer (?:an? )?(?:assistant|ai|model|bot)",
+    ),
+    zh(
+        "你(?:现在|从现在起|从现在开始|以后|今后|就|已经|已)?(?:是|成为|变成|扮演|升级)(?!(?:对的|错的|不是|否|怎么|什么|说|指|想|觉得|要))",
+        "(?:扮演|假装|充当|模仿|饰演|扮成|装成)",
+        "切换(?:身份|角色|人格|模式)",
+        "(?:身份|人格|角色|口吻|模式)(?:回答|说话|回复|行事|工作|下)",
+        "当(?:一个|一名|个)",
+        "(?:无过滤|无限制|无所不能|开发者|上帝|越狱|零号|无界|普通)(?:模式|版本)",
+        "(?:游戏|小说|故事|剧本)(?:[^，。]{0,10})?(?:里|中)?(?:[^，。]{0,4})?你(?:是|扮演|就是)",
+        "(?:不要|别)出戏",
+        "你(?:现在)?(?:就)?(?:叫|名叫|的名字(?:是|叫)|的新身份是|的身份是|自称)",
+        "(?:新|原来的|原有的|旧的)(?:身份|人设|人格)",
+        "以[“\"'][^”\"']{1,12}[”\"']自居",
+        "保持(?:角色|人设)",
+    ),
+)
+
+
+def _reveals_setup(prepared: str) -> bool:
+    for clause in clauses(_PLACEHOLDER.sub(" ", prepared)):
+        owned = _SETUP_OWNED_NEAR.search(clause)
+        if owned and _REVEAL.search(clause) and not _SPEAKERS_OWN.search(clause):
+            return True
+    return False
+
+
+def _reaches_others(prepared: str) -> bool:
+    for clause in clauses(prepared):
+        reached = _OTHERS_DATA.search(clause)
+        if not reached or NEGATOR.search(clause[: reached.start()]):
+            continue
+        if _REVEAL.search(clause) or _CAPABILITY.search(clause) or is_directive_clause(clause):
+            return True
+    return False
+
+
+def _persona(prepared: str) -> bool:
+    return any(
+        _PERSONA.search(clause) and (is_directive_clause(clause) or addresses_assistant(clause))
+        for clause in clauses(prepared)
+    )
+
+
+def reveals_setup(prepared: str) -> bool:
+    return _reveals_setup(prepared)
+
+
+def reaches_others(prepared: str) -> bool:
+    return _reaches_others(prepared)
+
+
+def reassigns_identity(prepared: str) -> bool:
+    return _persona(prepared)
+
+
+def names_setup(text: str) -> bool:
+    """Whether prepared ``text`` names the assistant's own setup (its prompt, configuration, …)."""
+    return _SETUP_OWNED_NEAR.search(text) is not None
+
+
+def names_others_data(text: str) -> bool:
+    return _OTHERS_DATA.search(text) is not None
+
+
+def names_persona(text: str) -> bool:
+    return _PERSONA.search(text) is not None
