@@ -96,10 +96,8 @@ class _LogCapture(logging.Handler):
         self.sink = sink
 
     def emit(self, record: logging.LogRecord) -> None:
-        try:
+        with contextlib.suppress(Exception):  # a record that can't format is no leak
             self.sink.append(record.getMessage())
-        except Exception:
-            pass
 
 
 def _replay(tenant_id: int, conversation: dict[str, Any], refs: dict[Any, tuple[str, str]]) -> None:

@@ -82,7 +82,14 @@ PROFILE = _any(
 )
 CONSTRAINT = _any(
     r"\b(?:never|always|must|mustn'?t|don'?t|do not|no (?:\w+ )?(?:ever|without))\b",
-    r"不要|别|必须|禁止|一律|永远|不准|不许|绝不|千万",
+    r"\bask (?:me|first) before\b|\bbefore (?:running|you run|executing)\b",
+    r"不要|别|必须|禁止|永远|不准|不许|绝不|千万|都要|先.{1,16}再",
+)
+# Who the person is, what they run: stronger than a rule word in the same sentence ("my region is …").
+PROFILE_STRONG = _any(
+    r"\bmy (?:\w+ ){0,2}(?:is|are)\b|\bi'?m (?:on|in) (?:the )?\w+|\bour \w+(?: \w+)? (?:is|are|runs?|uses?)\b",
+    r"\b(?:region|time ?zone|pacific|eastern|central) time\b|\bregion\b|\bi (?:own|run|am responsible)\b",
+    r"我的.{0,8}是|我负责|负责.{0,12}值班|部署在|我们(?:的)?.{0,8}用的?是|我们的.{0,10}(?:用|是|在)",
 )
 # About the session's workspace: "for this repo", "这个项目".
 PROJECT = _any(

@@ -78,6 +78,8 @@ class Extraction:
 def _classify(text: str, *, workspace: str, project_hint: bool = False) -> tuple[MemoryType, Level]:
     if workspace and (project_hint or cues.PROJECT.search(text)):
         return MemoryType.PROJECT_RULE, Level.PROJECT
+    if cues.PROFILE_STRONG.search(text):
+        return MemoryType.USER_PROFILE, Level.USER
     if cues.CONSTRAINT.search(text):
         return MemoryType.CONSTRAINT, Level.USER
     if cues.PROFILE.search(text):

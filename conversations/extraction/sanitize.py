@@ -29,7 +29,7 @@ TEXT_KINDS = frozenset({EventKind.USER_MESSAGE, EventKind.ASSISTANT_MESSAGE, Eve
 _EXCLUDED = re.compile(r"<(environment_context|user_instructions)>.*?(?:</\1>|\Z)", re.DOTALL | re.IGNORECASE)
 # Sentences: up to a terminator (Chinese or Latin, or a line break), the terminator kept.
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+(?:[。！？!?；;]+|\n|$)|[^\S\n]*\n")
-_LATIN_STOP = re.compile(r"(?<=[a-z)\]\"'])\.\s+(?=[A-Z])")
+_LATIN_STOP = re.compile(r"(?<=[A-Za-z0-9)\]\"'`])\.\s+(?=[A-Z])")
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ def redact(text: str) -> tuple[str, int]:
             kept.append(sentence)
     if not cut:  # restricted only as a whole (a value split across sentences): cut it all
         return REDACTED, 1
-    return " ".join(kept), cut
+    return "\n".join(kept), cut  # one sentence a line: what is read after never merges with the mark
 
 
 def sanitize(events: list[Any]) -> tuple[list[Turn], int]:
