@@ -50,11 +50,13 @@ class Proposal:
     confidence: float = 1.0
     task_id: str = ""
     request: str = ""  # the REQUESTS name behind a repeated/inferred preference
+    ordinal: int = 0  # among proposals of the same rule, type and events (two rules in one message)
 
     @property
     def key(self) -> str:
-        """Stable across runs of the same session: the rule, type and source events (never content)."""
-        parts = [self.rule, self.type, self.request, self.task_id, *sorted(str(e) for e in self.event_ids)]
+        """Stable across runs of the same session: the rule, type, source events and ordinal (never content)."""
+        parts = [self.rule, self.type, self.request, self.task_id, str(self.ordinal)]
+        parts += sorted(str(e) for e in self.event_ids)
         return hashlib.sha256("|".join(parts).encode()).hexdigest()
 
 
@@ -110,7 +112,10 @@ class _Reader:
             kw["type"], kw["level"] = _classify(content, workspace=self.view.workspace)
         if any(p.content == content for p in self.out.proposals):
             return
-        self.out.proposals.append(Proposal(rule, content, source_type=source, event_ids=event_ids, **kw))
+        ordinal = sum(1 for p in self.out.proposals if (p.rule, p.type, p.event_ids) == (rule, kw["type"], event_ids))
+        self.out.proposals.append(
+            Proposal(rule, content, source_type=source, event_ids=event_ids, ordinal=ordinal, **kw)
+        )
 
     def retract(self, event_id: uuid.UUID) -> None:
         self.out.proposals = [p for p in self.out.proposals if event_id not in p.event_ids]

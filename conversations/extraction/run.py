@@ -280,7 +280,18 @@ def session_extract_one(
         _finish(taken, state=ExtractionClaim.State.SKIPPED, outcome=reason, through_seq=through, candidates=0)
         return f"skipped_{reason}", 0
     data_key_for(tenant_id=session.tenant_id, owner=session.user_id)  # cached once, outside the writes
-    extraction = (extractor or current_extractor())(_view(session))
+    try:
+        extraction = (extractor or current_extractor())(_view(session))
+    except Exception as exc:
+        from conversations.extraction.llm import ExtractorUnavailable
+
+        if not isinstance(exc, ExtractorUnavailable):
+            raise
+        # Back in the queue for the next run (each try counts towards MAX_ATTEMPTS).
+        ExtractionClaim.objects.filter(pk=taken.pk, attempts=taken.attempts).update(
+            state=ExtractionClaim.State.PENDING, lease_until=None
+        )
+        return "extractor_unavailable", 0
     written = 0
     for proposal in extraction.proposals:
         if _write(taken, session, proposal, observe) == "written":
