@@ -188,7 +188,8 @@ def test_the_ai_docs_example_project_rules_and_task_state(world, make_session):
         first,
         (
             "user_message",
-            "记住这个项目的两条规矩：改完 AI Wiki 要更新 docs/changelog.md；提交要推 lab/main 和 origin/main 两个远端。",
+            "记住这个项目的两条规矩：改完 AI Wiki 要更新 docs/changelog.md；"
+            "提交要推 lab/main 和 origin/main 两个远端。",
         ),
         ("assistant_message", "记住了：更新 changelog，推送两个远端。"),
     )
