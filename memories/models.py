@@ -294,6 +294,7 @@ class MemorySource(models.Model):
     memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="sources")
     user_id = models.CharField(max_length=128)
     session_id = models.CharField(max_length=128)
+    session_at = models.DateTimeField(null=True, blank=True)  # when the conversation began ("learned on …")
     event_ids = models.JSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -234,6 +234,7 @@ def _write(taken: ExtractionClaim, session: Session, proposal: Proposal, observe
                     defaults={
                         "tenant_id": session.tenant_id,
                         "user_id": session.user_id,
+                        "session_at": session.created_at,
                         "event_ids": [str(e) for e in proposal.event_ids],
                     },
                 )
