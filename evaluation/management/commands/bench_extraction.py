@@ -42,10 +42,11 @@ class Command(BaseCommand):
         self.stdout.write(
             f"phase 1: {phase1['sessions']} sessions × {phase1['events_per_session']} events in {phase1['seconds']} s: "
             f"{phase1['sessions_per_s']} sessions/s, {phase1['events_per_s']} events/s "
-            f"(target ≥ 200), {phase1['candidates']} candidates, write pipeline {phase1['write_pipeline_share']:.0%}"
+            f"(target ≥ 200), {phase1['candidates']} candidates, write pipeline {phase1['write_pipeline_share']:.0%}; "
+            f"CPU {phase1['cpu_seconds']} s: {phase1['events_per_cpu_s']} events per CPU-second"
         )
         self.stdout.write(
             f"phase 2: {phase2['memories']} memories of {phase2['subjects']} subjects in {phase2['seconds']} s "
-            f"(target ≤ 30), {phase2['proposed']} proposals; nothing dirty: {phase2['nothing_dirty_ms']} ms "
-            f"(target ≤ 50)"
+            f"(target ≤ 30; CPU {phase2['cpu_seconds']} s), {phase2['proposed']} proposals; nothing dirty: "
+            f"{phase2['nothing_dirty_ms']} ms (target ≤ 50; CPU {phase2['nothing_dirty_cpu_ms']} ms)"
         )
