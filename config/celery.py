@@ -28,6 +28,7 @@ EMBEDDED_BROKER_URL = "filesystem://localhost//"
 
 # Seconds between runs of each periodic job (MEMGOV_LIFECYCLE_<JOB>_EVERY overrides).
 LIFECYCLE_EVERY_DEFAULTS = {
+    "extract": 60,
     "expire": 60,
     "invalidate": 300,
     "consolidate": 3600,

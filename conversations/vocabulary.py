@@ -26,6 +26,8 @@ REQUESTABLE_STATES = (SessionState.ACTIVE, SessionState.SUSPENDED, SessionState.
 
 
 class EventKind(StrEnum):
+    SYSTEM_MESSAGE = "system_message"  # the app's instructions: never a source of memory
+    DEVELOPER_MESSAGE = "developer_message"  # likewise (seed 000 §18.4 drops developer-role messages)
     USER_MESSAGE = "user_message"
     ASSISTANT_MESSAGE = "assistant_message"
     TOOL_CALL = "tool_call"
@@ -45,6 +47,8 @@ APPENDABLE_KINDS = tuple(kind for kind in EventKind if kind not in SERVICE_KINDS
 # How an event appears in the projection for the next model call; kinds not named here (state
 # changes, labels, model changes) are bookkeeping and never sent to a model.
 PROJECTED_ROLES: dict[EventKind, str] = {
+    EventKind.SYSTEM_MESSAGE: "system",
+    EventKind.DEVELOPER_MESSAGE: "developer",
     EventKind.USER_MESSAGE: "user",
     EventKind.ASSISTANT_MESSAGE: "assistant",
     EventKind.TOOL_CALL: "assistant",

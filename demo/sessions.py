@@ -1,5 +1,8 @@
 """alice's demo sessions, made through the session services: a refund review with its task state, compacted,
-and a docs conversation with a fork that tried another way. Seeded once (seed_demo runs again harmlessly)."""
+a docs conversation with a fork that tried another way, and a weekly report still open — end it
+(``PATCH /api/v1/sessions/<id>`` with ``{"state": "ended"}``) and phase 1 extraction turns what alice
+said into governed memories, one of them an inference waiting for her confirmation. Seeded once
+(seed_demo runs again harmlessly)."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from governance.models import Tenant
 
 ACTOR = "agent:demo-agent"
 APP = "demo-agent"
+WEEKLY_TITLE = "Weekly status report"
 
 
 def _say(tenant: Tenant, session: Session, *events: NewEvent) -> list:
@@ -95,3 +99,20 @@ def seed_demo_sessions(tenant: Tenant) -> None:
     )  # fmt: skip
     _say(tenant, other_way, _user("Keep it long, but list the three sections."))
     session_update(tenant_id=tenant.pk, session_id=docs.pk, change=SessionChange(state="ended"), actor=ACTOR)
+
+    weekly = session_create(
+        tenant_id=tenant.pk, user_id="alice", app=APP, workspace="dispatch-docs", title=WEEKLY_TITLE, actor=ACTOR
+    )
+    _say(
+        tenant,
+        weekly,
+        _user("帮我写这周的周报：完成了记忆治理一章，下周做评测。"),
+        _assistant("本周完成了记忆治理一章的编写；下周计划开展评测工作。"),
+        _user("Remember: my weekly reports always start with the conclusion."),
+        _assistant("Noted: conclusion first in your weekly reports."),
+        _user("改成要点形式。"),
+        _assistant("- 完成：记忆治理一章\n- 下周：评测"),
+        _user("把风险那段也改成要点。"),
+        _assistant("- 风险：评测数据集还没定"),
+        _assistant("我注意到你几次都让我把内容改成要点形式，看起来你更偏好要点式的回答。需要我记住吗？"),
+    )

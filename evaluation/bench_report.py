@@ -58,6 +58,12 @@ BENCHES: tuple[Bench, ...] = (
         needs="agents",
     ),
     Bench(
+        "bench_extraction",
+        "Phase 1 extraction and phase 2 consolidation",
+        (),
+        ("--sessions", "4", "--memories", "200", "--per-subject", "20"),
+    ),
+    Bench(
         "bench_audit_export",
         "The signed audit export",
         ("--events", "1000000", "--verify", "--output", "{tmp}/export.jsonl"),

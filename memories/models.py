@@ -91,7 +91,10 @@ class Memory(models.Model):
     created_by = models.CharField(max_length=160)
     reviewed_by = models.CharField(max_length=160, blank=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
-    use_count = models.PositiveIntegerField(default=0)
+    use_count = models.PositiveIntegerField(default=0)  # times injected into a context
+    # Times an answer used it (``POST /api/v1/memories/used`` with a citation id of a context read).
+    cited_count = models.PositiveIntegerField(default=0)
+    last_cited_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -276,3 +279,53 @@ class MergeProposal(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tenant", "sources_key"], name="mergeproposal_unique_sources")]
         indexes = [models.Index(fields=["tenant", "state"], name="mergeproposal_state")]
+
+
+class MemorySource(models.Model):
+    """Where a memory was learned: a session and the events in it (phase 1 extraction, seed 000).
+
+    A memory said again in another session gets one more row; "learned only from this session" is a
+    memory whose every row names it (deleting the session may then forget it). Ids only, never content.
+    ``session_id`` is text: sessions live above this app, which may not import them.
+    """
+
+    id = models.UUIDField(primary_key=True, default=new_id, editable=False)
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+", db_index=False)
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="sources")
+    user_id = models.CharField(max_length=128)
+    session_id = models.CharField(max_length=128)
+    session_at = models.DateTimeField(null=True, blank=True)  # when the conversation began ("learned on …")
+    event_ids = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["memory", "session_id"], name="memorysource_unique"),
+        ]
+        indexes = [models.Index(fields=["tenant", "session_id"], name="memorysource_session")]
+
+
+class ContextRead(models.Model):
+    """One context read that injected memories: its id and the item index make each item's citation id.
+
+    The agent reports the citations an answer used (``memory_used``); each (read, item) counts once.
+    """
+
+    id = models.UUIDField(primary_key=True, default=new_id, editable=False)
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+", db_index=False)
+    user_id = models.CharField(max_length=128)
+    agent = models.ForeignKey(AgentClient, null=True, blank=True, on_delete=models.SET_NULL)
+    memory_ids = models.JSONField(default=list)  # in item order
+    used = models.JSONField(default=list)  # item indexes already reported as used
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+class JobLock(models.Model):
+    """A named lock held by one run at a time (phase 2's global lock): a row, so it works the same on
+    SQLite and PostgreSQL. A holder that dies leaves a lease that runs out."""
+
+    name = models.CharField(max_length=64, primary_key=True)
+    holder = models.CharField(max_length=64, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    # The watermark of the last successful run (seed 000): the newest change it saw.
+    watermark = models.DateTimeField(null=True, blank=True)

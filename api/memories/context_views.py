@@ -72,6 +72,9 @@ class ContextRequestSerializer(serializers.Serializer):
 
 class ContextItemSerializer(serializers.Serializer):
     id = serializers.UUIDField()
+    citation_id = serializers.CharField(
+        allow_blank=True, help_text="report it to POST /api/v1/memories/used when the answer used this item"
+    )
     ref = serializers.CharField(help_text="the memory's label in `rendered` (m1, m2, …)")
     type = serializers.CharField()
     content = serializers.CharField()
@@ -133,6 +136,7 @@ def context_response(result: ContextResult) -> dict[str, Any]:
         items.append(
             {
                 "id": item.id,
+                "citation_id": item.citation_id,
                 "ref": item.ref,
                 "type": item.type,
                 "content": item.content,

@@ -63,6 +63,9 @@ class SessionCreateIn(serializers.Serializer):
     workspace = serializers.CharField(max_length=255, required=False, allow_blank=True, default="")
     title = serializers.CharField(max_length=200, required=False, allow_null=True, default=None)
     dont_save = serializers.BooleanField(required=False, default=False, help_text="nothing from it becomes memory")
+    subagent = serializers.BooleanField(
+        required=False, default=False, help_text="a sub-agent's session: extraction skips it"
+    )
 
 
 class SessionListQuery(serializers.Serializer):
@@ -91,7 +94,7 @@ class SessionPatchIn(serializers.Serializer):
 
 class SessionDeleteQuery(serializers.Serializer):
     forget_extracted = serializers.BooleanField(
-        required=False, default=False, help_text="also delete long-term memories whose source is one of its events"
+        required=False, default=False, help_text="also delete the long-term memories learned only from it"
     )
 
 

@@ -65,6 +65,7 @@ class SessionListApi(APIView):
             workspace=values["workspace"],
             title=values["title"],
             dont_save=values["dont_save"],
+            subagent=values["subagent"],
             actor=caller.actor,
         )
         return Response(detail(session), status=status.HTTP_201_CREATED)

@@ -29,6 +29,9 @@ class Session(models.Model):
         max_length=12, choices=[(s.value, s.value) for s in SessionState], default=SessionState.CREATED.value
     )
     dont_save = models.BooleanField(default=False)
+    # A sub-agent's session (a crawl, a delegated step): its history is the parent's business, and
+    # nothing in it becomes the person's memory (phase 1 skips it).
+    subagent = models.BooleanField(default=False)
 
     # A fork: the session and the event it was forked from. The event may lie in an earlier ancestor
     # (a fork of a fork made before the middle one had events of its own).

@@ -1,5 +1,8 @@
 """Deleting a session: its events, snapshots and summaries, and the session- and task-scope memories
-written in it (and, when asked, the long-term memories whose source is one of its events).
+written in it — and, when the person asks (``forget_extracted``), the long-term memories learned only
+from it: every ``MemorySource`` of the memory names this session (a memory said again in another
+session stays), or, for a memory written before provenance was kept, its source event is one of this
+session's. The session's provenance rows go with it either way. Erasing the subject removes them all.
 
 A fork shares its prefix with the session it came from. Deleting that session removes everything of it
 that no fork's history runs through; the events a fork still needs stay, in a hidden remainder of the
@@ -22,7 +25,7 @@ from conversations.services.audit import session_audit
 from conversations.services.locking import session_lock
 from conversations.sql import as_uuid, table, uuid_param
 from governance.vocabulary import Level, Status
-from memories.models import Memory
+from memories.models import Memory, MemorySource
 from memories.services.records import memory_delete
 
 CHUNK = 500
@@ -70,15 +73,25 @@ def _delete_memories(session: Session, *, actor: str, forget_extracted: bool) ->
     sid = str(session.pk)
     live = Memory.objects.filter(tenant_id=session.tenant_id, user_id=session.user_id).exclude(status=Status.DELETED)
     doomed = list(live.filter(session_id=sid, level__in=[Level.SESSION, Level.TASK]))
+    sources = MemorySource.objects.filter(tenant_id=session.tenant_id, session_id=sid)
     if forget_extracted:
+        learned_here = set(sources.values_list("memory_id", flat=True))
+        elsewhere = set(
+            MemorySource.objects.filter(tenant_id=session.tenant_id, memory_id__in=learned_here)
+            .exclude(session_id=sid)
+            .values_list("memory_id", flat=True)
+        )
+        doomed += list(live.filter(pk__in=learned_here - elsewhere))
         event_ids = [str(pk) for pk in Event.objects.filter(session_id=session.pk).values_list("id", flat=True)]
         for start in range(0, len(event_ids), CHUNK):
-            doomed += list(live.filter(source_message_id__in=event_ids[start : start + CHUNK]))
+            unsourced = live.filter(source_message_id__in=event_ids[start : start + CHUNK], sources__isnull=True)
+            doomed += list(unsourced)
     seen: set[uuid.UUID] = set()
     for memory in doomed:
         if memory.pk not in seen:
             seen.add(memory.pk)
             memory_delete(memory=memory, actor=actor)
+    sources.delete()
     return len(seen)
 
 

@@ -42,8 +42,9 @@ def session_create(
     workspace: str = "",
     title: str | None = None,
     dont_save: bool = False,
+    subagent: bool = False,
 ) -> Session:
-    """A new, empty session (state ``created``) of a subject in an app."""
+    """A new, empty session (state ``created``) of a subject in an app (``subagent``: a sub-agent's)."""
     check_ident("user_id", user_id, required=True)
     check_ident("app", app, required=True)
     check_text("workspace", workspace, limit=WORKSPACE_MAX)
@@ -55,6 +56,7 @@ def session_create(
         workspace=workspace,
         title=_checked_title(title),
         dont_save=dont_save,
+        subagent=subagent,
         last_active_at=now,
     )
     session.save(force_insert=True)

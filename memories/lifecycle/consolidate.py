@@ -9,6 +9,11 @@ nothing else changes and the same set is never proposed again.
 Watermark dirty-check (seed 000): ``Subject.changed_at`` moves on every change to the subject's
 memories; ``Subject.consolidated_at`` records how far the last pass looked. Subjects with no change
 since are skipped and counted as ``skipped_not_dirty`` — most subjects, most of the time.
+
+One run at a time (seed 000's global lock): a run takes the ``consolidate`` row of ``JobLock`` with a
+lease (``memories.lifecycle.locks``); a second run while it is held does nothing (``skipped_locked``).
+Per subject, the ``MAX_MEMORIES_PER_SUBJECT`` memories compared are the top ones by use — times an
+answer cited them, times they were injected — and recency, so what people use is what gets merged.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from governance.policy import policy_snapshot_for_tenant
 from governance.vocabulary import Level, MemoryType, Sensitivity, SourceType, Status, max_sensitivity
 from memories.lifecycle.base import DEFAULT_BATCH_SIZE, JobResult, claim, job_actor, timed_run
 from memories.lifecycle.invalidate import memory_invalidate
+from memories.lifecycle.locks import job_lock
 from memories.lifecycle.similarity import Item, bigrams, clusters, merged_text
 from memories.models import Confirmation, Memory, MergeProposal, Subject
 from memories.services.records import NewMemory, memory_archive, memory_create
@@ -76,7 +82,13 @@ def _candidates(subject: Subject, *, now: datetime) -> QuerySet[Memory]:
         )
         .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))
         .exclude(pk__in=in_open_proposal)
-        .order_by("created_at", "id")
+        .order_by(
+            F("cited_count").desc(),
+            F("use_count").desc(),
+            F("last_used_at").desc(nulls_last=True),
+            F("updated_at").desc(),
+            "id",
+        )
     )
 
 
@@ -176,7 +188,8 @@ def subject_consolidate_one(subject_pk: int, *, now: datetime) -> Counter[str]:
         counts["withdrawn"] += _withdraw_stale_proposals(subject)
         policy = policy_snapshot_for_tenant(tenant_id=subject.tenant_id)
         groups: dict[tuple[str, str, str, str], list[Memory]] = defaultdict(list)
-        for memory in _candidates(subject, now=now)[:MAX_MEMORIES_PER_SUBJECT]:
+        top = sorted(_candidates(subject, now=now)[:MAX_MEMORIES_PER_SUBJECT], key=lambda m: (m.created_at, m.pk))
+        for memory in top:
             groups[(memory.level, memory.team, memory.project, memory.type)].append(memory)
         for members in groups.values():
             if len(members) < 2:
@@ -231,10 +244,14 @@ def merge_proposal_apply(proposal_pk: UUID, *, actor: str = ACTOR) -> str:
 def consolidate_run(
     *, tenant_id: int | None = None, batch_size: int = DEFAULT_BATCH_SIZE, now: datetime | None = None
 ) -> JobResult:
-    """Settle answered proposals, then look at up to ``batch_size`` dirty subjects."""
+    """Settle answered proposals, then look at up to ``batch_size`` dirty subjects — unless another run
+    holds the lock."""
     now = now or timezone.now()
     result = JobResult(JOB)
-    with timed_run(result):
+    with timed_run(result), job_lock(JOB, now=now) as held:
+        if not held:
+            result.add("skipped_locked")
+            return result
         answered = MergeProposal.objects.filter(state=MergeProposal.State.OPEN).exclude(
             memory__status=Status.PENDING_CONFIRMATION
         )

@@ -1,7 +1,8 @@
 """Unused: archive memories nobody used for the tenant policy's ``max_unused_days`` (seed 000 GC).
 
-"Used" is ``last_used_at`` (set by the read path when a memory is injected), or ``created_at`` for a
-memory never used. Shared rules (a rule at team/project/tenant scope with no subject) are left
+"Used" is the later of ``last_used_at`` (set by the read path when a memory is injected) and
+``last_cited_at`` (set when an answer reports it used the memory), or ``created_at`` for a memory never
+used. Shared rules (a rule at team/project/tenant scope with no subject) are left
 alone: they are governed by approval and revocation, and a rarely-triggered rule ("never deploy
 without review") must not lapse because nothing triggered it. Paused memories are the person's
 choice; left alone too.
@@ -14,7 +15,7 @@ from uuid import UUID
 
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from governance.models import Tenant
@@ -32,7 +33,11 @@ def _unused_since(*, tenant_id: int, cutoff: datetime) -> QuerySet[Memory]:
     return (
         Memory.objects.filter(tenant_id=tenant_id, status=Status.ACTIVE)
         .exclude(Q(type__in=RULE_TYPES) & Q(level__in=SHARED_LEVELS) & Q(user_id=""))
-        .alias(last_use=Coalesce(F("last_used_at"), F("created_at")))
+        .alias(
+            last_use=Greatest(
+                Coalesce(F("last_used_at"), F("created_at")), Coalesce(F("last_cited_at"), F("created_at"))
+            )
+        )
         .filter(last_use__lt=cutoff)
     )
 

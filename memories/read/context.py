@@ -19,7 +19,7 @@ ranking must not hold it.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import NamedTuple
 
@@ -42,6 +42,7 @@ from memories.read.render import (
 )
 from memories.read.scope import ContextScope, memory_context_candidates, open_vectors, read_grant_for
 from memories.read.tokens import total_tokens
+from memories.services.citations import citation_id
 from memories.services.usage import memory_context_usage_record, memory_cross_scope_read_record
 
 DEFAULT_TOP_K = 8
@@ -88,6 +89,7 @@ class ContextItem:
     project: str = ""
     session_id: str = ""
     task_id: str = ""
+    citation_id: str = ""  # what the agent reports to POST /memories/used when its answer used this item
 
 
 @dataclass(frozen=True)
@@ -234,7 +236,7 @@ def memory_context_build(
 
     def record(result: ContextResult, *, candidates: int, reason_code: str = "") -> ContextResult:
         ids = [item.id for item in result.items]
-        memory_context_usage_record(
+        read_id = memory_context_usage_record(
             tenant_id=caller.tenant_id,
             actor=caller.actor,
             subject_id=subject_id,
@@ -248,8 +250,12 @@ def memory_context_build(
             now=now,
             reason_code=reason_code,
             preview=preview,
+            agent=caller.agent,
         )
-        return result
+        if read_id is None:
+            return result
+        items = tuple(replace(item, citation_id=citation_id(read_id, i)) for i, item in enumerate(result.items))
+        return replace(result, items=items)
 
     if decision.grant.subject_paused:
         return record(empty, candidates=0, reason_code="subject_paused")

@@ -8,6 +8,7 @@ never content.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from datetime import datetime
 from functools import lru_cache
@@ -16,8 +17,10 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 
 from audit.events import Event
 from audit.services import audit_append, audit_fields, audit_record
+from governance.models import AgentClient
 from memories.models import Memory
 from memories.read.conflicts import Conflict
+from memories.services.citations import context_read_record
 
 
 @lru_cache(maxsize=128)
@@ -60,13 +63,16 @@ def memory_context_usage_record(
     now: datetime,
     reason_code: str = "",
     preview: bool = False,
-) -> None:
+    agent: AgentClient | None = None,
+) -> uuid.UUID | None:
     """Record one context read: ``memory_read`` always; for an injection also ``memory_injected``, the
     injected memories' ``last_used_at``/``use_count``, and ``memory_conflict_detected`` per conflict.
 
     A preview (the person looking at what an agent would see) is a read but no injection: it leaves the
-    counters alone. The events go to the chain in one append (one lock of the chain head).
+    counters alone. The events go to the chain in one append (one lock of the chain head). An injection
+    is stored as a ``ContextRead`` whose id, returned, names each item's citation (``services.citations``).
     """
+    read_id = None
     common = {"tenant_id": tenant_id, "actor": actor, "subject_id": subject_id, "agent_version": agent_version}
     events = [
         audit_fields(
@@ -79,6 +85,9 @@ def memory_context_usage_record(
     if not preview:
         if injected_ids:
             _usage_bump(injected_ids, now=now)
+            read_id = context_read_record(
+                tenant_id=tenant_id, user_id=subject_id, agent=agent, memory_ids=[str(i) for i in injected_ids]
+            )
         events.append(
             audit_fields(
                 event=Event.MEMORY_INJECTED,
@@ -109,6 +118,7 @@ def memory_context_usage_record(
             for conflict in conflicts
         ]
     audit_append(events)
+    return read_id
 
 
 @transaction.atomic

@@ -53,6 +53,7 @@ def test_the_agent_gets_its_subjects_context(world, demo_memories):
     item = body["items"][0]
     assert set(item) == {
         "id",
+        "citation_id",
         "ref",
         "type",
         "content",

@@ -92,9 +92,10 @@ def test_seed_demo_twice_leaves_the_same_data_and_prints_working_keys(settings, 
     assert Membership.objects.get(tenant__slug="acme").user.username == "erin"
     types = set(Memory.objects.values_list("type", flat=True))
     assert len(types) >= 6
-    # alice has sessions for a newcomer to look at: one compacted, one forked from another.
+    # alice has sessions for a newcomer to look at: one compacted, one forked from another, and one left
+    # open to end for the extraction demo (tests/conversations/test_demo_extraction.py).
     sessions = Session.objects.filter(tenant__slug="demo", user_id="alice")
-    assert sessions.count() == 3 and sessions.filter(parent__isnull=False).count() == 1
+    assert sessions.count() == 4 and sessions.filter(parent__isnull=False).count() == 1
     assert Event.objects.filter(session__in=sessions, kind="compaction").count() == 1
     for tenant in Tenant.objects.all():
         assert verify_chain(tenant_id=tenant.pk).ok

@@ -61,7 +61,7 @@ def test_the_beat_schedules_the_audit_checkpoint_as_a_registered_task(monkeypatc
 def test_the_beat_schedules_every_periodic_job_as_a_registered_task():
     schedule = lifecycle_beat_schedule()
     scheduled = {entry["task"] for entry in schedule.values()}
-    assert scheduled == {f"memgov.lifecycle.{job}" for job in PERIODIC | {"sessions_purge"}}
+    assert scheduled == {f"memgov.lifecycle.{job}" for job in PERIODIC | {"sessions_purge", "extract"}}
     assert set(periodic_jobs()) == PERIODIC
     import conversations.tasks  # noqa: F401 — registers the session purge, as the worker's autodiscovery does
 
@@ -393,3 +393,40 @@ def test_a_real_worker_re_embeds_the_memories_a_model_change_left_behind(world, 
         _wait_for(lambda: "succeeded in" in log.read_text(), timeout=120, what="the reembed task", log=log)
     assert MemoryEmbedding.objects.filter(tenant=world.demo).count() == 3
     assert set(MemoryEmbedding.objects.values_list("model", flat=True)) == {BuiltinEmbedder().name}
+
+
+@pytest.mark.celery_worker
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_extracts_ended_sessions_once_however_often_the_job_is_sent(world, tmp_path):
+    """Phase 1 on a worker: two sends of the extract job (a beat tick and an operator) over Redis; each
+    session is extracted once, each candidate written once, through the write pipeline."""
+    from conversations.models import ExtractionClaim, ExtractionWrite
+    from conversations.services.sessions import SessionChange, session_update
+
+    for text in ("Remember: never push directly to main!", "记住：以后回答我都用中文。"):
+        session = session_create(tenant_id=world.demo.pk, user_id="alice", app="chat", actor="test")
+        session_events_append(
+            tenant_id=world.demo.pk, session_id=session.pk, events=[NewEvent(kind="user_message", content=text)],
+            actor="test",
+        )  # fmt: skip
+        session_update(
+            tenant_id=world.demo.pk, session_id=session.pk, change=SessionChange(state="ended"), actor="test"
+        )
+    queue = f"memgov-test-{uuid.uuid4().hex[:12]}"
+    log = tmp_path / "worker.log"
+    with contextlib.ExitStack() as stack:
+        broker_url = stack.enter_context(_redis_url())
+        metrics_port = _free_port()
+        stack.enter_context(
+            _worker(broker_url=broker_url, queue=queue, var_dir=tmp_path, log=log, metrics_port=metrics_port)
+        )
+        for _ in range(2):
+            _send("memgov.lifecycle.extract", broker_url=broker_url, transport_options=None, queue=queue)
+        _wait_for(lambda: log.read_text().count("succeeded in") >= 2, timeout=120, what="2 tasks", log=log)
+        metrics = urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10).read().decode()
+        assert 'memgov_lifecycle_items_total{job="extract",outcome="extracted"} 2.0' in metrics
+    memories = Memory.objects.filter(user_id="alice")
+    assert sorted(m.type for m in memories) == ["constraint", "user_preference"]
+    assert all(m.status == Status.ACTIVE and m.created_by == "system:lifecycle.extract" for m in memories)
+    assert ExtractionWrite.objects.count() == 2
+    assert set(ExtractionClaim.objects.values_list("state", "attempts")) == {("done", 1)}

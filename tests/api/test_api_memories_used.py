@@ -1,0 +1,92 @@
+"""Citations: the context API gives each item a citation id; POST /memories/used counts the uses an answer
+reports — once each, only for the caller's tenant (and, for a person, their own reads)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memories.models import Memory
+
+URL = "/api/v1/memories/used"
+
+
+@pytest.fixture
+def cited(world, make_memory):
+    make_memory(world.demo, "User prefers answers in Chinese.", user_id="alice")
+    agent = world.agent_client(world.demo_key)
+    response = agent.post(
+        "/api/v1/memories/context", {"scope": {"user_id": "alice"}, "query": "Chinese answers"}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    items = response.json()["items"]
+    assert items and all(item["citation_id"] for item in items)
+    return agent, items
+
+
+def test_a_reported_use_is_counted_once(world, cited):
+    agent, items = cited
+    body = {"citation_ids": [items[0]["citation_id"]]}
+    first = agent.post(URL, body, format="json")
+    assert first.status_code == 200 and first.json() == {"recorded": 1, "repeated": 0}
+    again = agent.post(URL, body, format="json")
+    assert again.json() == {"recorded": 0, "repeated": 1}
+    memory = Memory.objects.get(pk=items[0]["id"])
+    assert memory.cited_count == 1 and memory.last_cited_at is not None
+
+
+def test_another_tenant_cannot_report_uses_of_these_citations(world, cited):
+    _, items = cited
+    acme = world.agent_client(world.acme_key)
+    response = acme.post(URL, {"citation_ids": [items[0]["citation_id"]]}, format="json")
+    assert response.status_code == 400 and "citation_ids[0]" in str(response.json())
+    assert Memory.objects.get(pk=items[0]["id"]).cited_count == 0
+
+
+def test_a_person_reports_only_their_own_reads(world, cited):
+    _, items = cited
+    response = world.user_client(world.bob).post(URL, {"citation_ids": [items[0]["citation_id"]]}, format="json")
+    assert response.status_code == 400
+    assert Memory.objects.get(pk=items[0]["id"]).cited_count == 0
+    mine = world.user_client(world.alice).post(URL, {"citation_ids": [items[0]["citation_id"]]}, format="json")
+    assert mine.status_code == 200 and mine.json()["recorded"] == 1
+
+
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({}, "citation_ids"),
+        ({"citation_ids": []}, "citation_ids"),
+        ({"citation_ids": "abc"}, "citation_ids"),
+        ({"citation_ids": ["not-a-citation"]}, "citation_ids[0]"),
+        ({"citation_ids": ["0192f3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b.x"]}, "citation_ids[0]"),
+        ({"citation_ids": ["0192f3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b.0"]}, "citation_ids[0]"),
+    ],
+)
+def test_bad_input_names_the_field_and_counts_nothing(world, cited, body, field):
+    agent, items = cited
+    response = agent.post(URL, body, format="json")
+    assert response.status_code == 400, response.content
+    assert field in str(response.json())
+    assert Memory.objects.get(pk=items[0]["id"]).cited_count == 0
+
+
+def test_an_index_past_the_read_is_refused_and_nothing_of_the_batch_is_counted(world, cited):
+    agent, items = cited
+    read_id = items[0]["citation_id"].rsplit(".", 1)[0]
+    body = {"citation_ids": [items[0]["citation_id"], f"{read_id}.{len(items)}"]}
+    response = agent.post(URL, body, format="json")
+    assert response.status_code == 400 and "citation_ids[1]" in str(response.json())
+    assert Memory.objects.get(pk=items[0]["id"]).cited_count == 0
+
+
+def test_a_preview_has_no_citations(world, make_memory):
+    from memories.access import Caller
+    from memories.read.context import ContextRequest, memory_context_build
+    from memories.read.scope import ContextScope
+
+    make_memory(world.demo, "User prefers answers in Chinese.", user_id="alice")
+    caller = Caller(tenant_id=world.demo.pk, actor="user:alice", subject_id="alice", membership=world.alice)
+    result = memory_context_build(
+        caller=caller, request=ContextRequest(scope=ContextScope(user_id="alice"), query="Chinese"), preview=True
+    )
+    assert result.items and not any(item.citation_id for item in result.items)
