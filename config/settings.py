@@ -215,7 +215,7 @@ REST_FRAMEWORK = {
         "api.auth.AgentKeyAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated", "api.scopes.AgentScopePermission"],
     "DEFAULT_PARSER_CLASSES": [
         "api.parsers.JSONParser",
         "api.parsers.FormParser",
