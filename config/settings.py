@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "api",
     "mymemories",
     "console",
+    "mcpserver",
     "monitoring",
     "evaluation",
     "demo",
@@ -67,6 +68,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
     {
