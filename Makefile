@@ -14,7 +14,19 @@ $(STAMP): requirements.lock
 	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.lock
 	rm -f $(VENV)/.installed-* && touch $@
 
-install: $(STAMP)
+# LangGraph's own store tests ship in its source distribution only; tests/client/test_langgraph_upstream.py
+# runs them against MemgovStore.
+LGC_VERSION := $(shell sed -n 's/^langgraph-checkpoint==//p' requirements.lock)
+UPSTREAM := var/upstream/langgraph_checkpoint-$(LGC_VERSION)
+
+$(UPSTREAM)/tests/test_store.py: | $(STAMP)
+	mkdir -p var/upstream
+	$(BIN)/python -m pip download --quiet --disable-pip-version-check --no-deps --no-binary :all: \
+		-d var/upstream langgraph-checkpoint==$(LGC_VERSION)
+	tar -xzf var/upstream/langgraph_checkpoint-$(LGC_VERSION).tar.gz -C var/upstream
+	touch $@
+
+install: $(STAMP) $(UPSTREAM)/tests/test_store.py
 
 run: install
 	MEMGOV_DEBUG=1 $(BIN)/python manage.py migrate --noinput
