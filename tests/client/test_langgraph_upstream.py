@@ -21,7 +21,6 @@ from pathlib import Path
 import anyio
 import pytest
 from django.conf import settings
-
 from memgov_client.langgraph import MemgovStore
 
 VERSION = importlib.metadata.version("langgraph-checkpoint")
