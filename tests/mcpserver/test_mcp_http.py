@@ -133,3 +133,34 @@ def test_the_openmemory_tools_take_the_person_from_the_url(asgi_server, world):
     assert [r["memory"] for r in found["results"]] == [PREFERENCE["content"]]
     nobody = asgi_server.call(world.demo_key, "list_memories", {})
     assert nobody.error and "user_id" in nobody.text
+
+
+def test_django_under_the_asgi_entry_point_keeps_its_database_connection(asgi_server, world):
+    """As under a WSGI server: ten REST calls in a row open at most one connection, not one each."""
+    from django.db.backends.signals import connection_created
+
+    opened = []
+
+    def count(sender, connection, **kwargs):
+        opened.append(connection)
+
+    connection_created.connect(count)
+    try:
+        with httpx.Client(base_url=asgi_server.url, headers={"Authorization": f"Bearer {world.demo_key}"}) as rest:
+            for _ in range(10):
+                assert rest.get("/api/v1/memories", params={"user_id": "alice"}).status_code == 200
+    finally:
+        connection_created.disconnect(count)
+    assert len(opened) <= 1  # none when an earlier test left the thread its connection
+
+
+def test_a_streamed_response_passes_through_the_asgi_entry_point(asgi_server, world, make_memory):
+    make_memory(world.demo, "Prefers tables", user_id="alice")
+    world.demo_agent.can_export_audit = True
+    world.demo_agent.save(update_fields=["can_export_audit"])
+    response = httpx.get(
+        f"{asgi_server.url}/api/v1/audit/export", headers={"Authorization": f"Bearer {world.demo_key}"}
+    )
+    assert response.status_code == 200
+    lines = [line for line in response.text.splitlines() if line]
+    assert len(lines) >= 2 and '"manifest"' in lines[-1]
