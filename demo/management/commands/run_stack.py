@@ -124,7 +124,14 @@ def stack_specs(
     if web == "uvicorn":  # config.asgi: Django and the MCP server at /mcp/ (docs/integrations.md)
         web_argv = [python, "-m", "uvicorn", "config.asgi:application", "--host", host, "--port", str(port)]
     elif web == "gunicorn":
-        web_argv = [python, "-m", "gunicorn", "config.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker"]
+        web_argv = [
+            python,
+            "-m",
+            "gunicorn",
+            "config.asgi:application",
+            "--worker-class",
+            "uvicorn_worker.UvicornWorker",
+        ]
         web_argv += ["--bind", f"{host}:{port}", "--workers", "2"]
     else:  # Django's development server: pages and the REST API, without /mcp/
         web_argv = [python, manage, "runserver", f"{host}:{port}"]
