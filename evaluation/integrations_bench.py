@@ -61,15 +61,20 @@ class BenchTarget:
 
 
 @contextmanager
-def served(*, env: dict[str, str] | None = None, startup_timeout: float = 120.0) -> Iterator[str]:
-    """config.asgi under uvicorn, in a subprocess on a free port, until the block ends."""
+def served(*, wsgi: bool = False, startup_timeout: float = 120.0) -> Iterator[str]:
+    """config.asgi under uvicorn (or, with ``wsgi``, config.wsgi under gunicorn, one process of 8 threads),
+    in a subprocess on a free port, until the block ends."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     root = Path(__file__).resolve().parent.parent
-    argv = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port)]
-    argv += ["--log-level", "warning", "--no-access-log"]
-    process = subprocess.Popen(argv, cwd=root, env={**os.environ, **(env or {})})  # noqa: S603 - our own argv
+    if wsgi:
+        argv = [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}", "--threads", "8"]
+        argv += ["--log-level", "warning"]
+    else:
+        argv = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1"]
+        argv += ["--port", str(port), "--log-level", "warning", "--no-access-log"]
+    process = subprocess.Popen(argv, cwd=root, env=dict(os.environ))  # noqa: S603 - our own argv
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + startup_timeout
@@ -143,24 +148,26 @@ def mcp_beside_rest(target: BenchTarget) -> list[Row]:
                 if result.is_error:
                     raise RuntimeError(f"{tool} failed")
 
-            total = target.warmup + target.requests
-            for i in range(total):
+            async def step(name: str, subject: str) -> None:
+                surface, op = name.split("_")
+                if op == "w":
+                    body, path, tool = _write_body(next(counter), subject), "/api/v1/memories/write", "memory_write"
+                else:
+                    body, path = _context_body(target.context_subject), "/api/v1/memories/context"
+                    tool = "memory_context"
+                if surface == "rest":
+                    rest_call(path, body)
+                elif surface == "raw":
+                    raw_call(tool, body)
+                else:
+                    await sdk_call(tool, body)
+
+            names = ["rest_w", "sdk_w", "raw_w", "rest_c", "sdk_c", "raw_c"]
+            for i in range(target.warmup + target.requests):
                 subject = target.subjects[i % len(target.subjects)]
-                steps: list[tuple[str, Callable[[], Any]]] = [
-                    ("rest_w", lambda: rest_call("/api/v1/memories/write", _write_body(next(counter), subject))),
-                    ("sdk_w", lambda: sdk_call("memory_write", _write_body(next(counter), subject))),
-                    ("raw_w", lambda: raw_call("memory_write", _write_body(next(counter), subject))),
-                    ("rest_c", lambda: rest_call("/api/v1/memories/context", _context_body(target.context_subject))),
-                    ("sdk_c", lambda: sdk_call("memory_context", _context_body(target.context_subject))),
-                    ("raw_c", lambda: raw_call("memory_context", _context_body(target.context_subject))),
-                ]
-                if i % 2:
-                    steps.reverse()
-                for name, step in steps:
+                for name in reversed(names) if i % 2 else names:
                     started = time.perf_counter()
-                    outcome = step()
-                    if hasattr(outcome, "__await__"):
-                        await outcome
+                    await step(name, subject)
                     if i >= target.warmup:
                         samples[name].append((time.perf_counter() - started) * 1000)
 
@@ -185,8 +192,45 @@ def mcp_beside_rest(target: BenchTarget) -> list[Row]:
     ]
 
 
+def rest_on_asgi_beside_wsgi(target: BenchTarget) -> list[Row]:
+    """The same REST calls through config.asgi (a2wsgi's threads) and config.wsgi (gunicorn's threads): what
+    serving Django beside /mcp/ costs the REST API, if anything."""
+    headers = {"Authorization": f"Bearer {target.key}"}
+    samples: dict[str, list[float]] = {name: [] for name in ("asgi_w", "wsgi_w", "asgi_c", "wsgi_c")}
+    counter = iter(range(10**9))
+    with served(wsgi=True) as wsgi_url:
+        clients = {
+            "asgi": httpx.Client(base_url=target.url, headers=headers, timeout=60),
+            "wsgi": httpx.Client(base_url=wsgi_url, headers=headers, timeout=60),
+        }
+        try:
+            for i in range(target.warmup + target.requests):
+                subject = target.subjects[i % len(target.subjects)]
+                order = ("asgi", "wsgi") if i % 2 else ("wsgi", "asgi")
+                for kind in order:
+                    for op, path, body in (
+                        ("w", "/api/v1/memories/write", _write_body(next(counter), subject)),
+                        ("c", "/api/v1/memories/context", _context_body(target.context_subject)),
+                    ):
+                        started = time.perf_counter()
+                        clients[kind].post(path, json=body).raise_for_status()
+                        if i >= target.warmup:
+                            samples[f"{kind}_{op}"].append((time.perf_counter() - started) * 1000)
+        finally:
+            for client in clients.values():
+                client.close()
+    group = "rest_asgi_vs_wsgi"
+    write, context = "REST write via config.wsgi (gunicorn)", "REST context via config.wsgi (gunicorn)"
+    return [
+        Row(group, write, samples["wsgi_w"]),
+        Row(group, "REST write via config.asgi (uvicorn)", samples["asgi_w"], beside=write),
+        Row(group, context, samples["wsgi_c"]),
+        Row(group, "REST context via config.asgi (uvicorn)", samples["asgi_c"], beside=context),
+    ]
+
+
 # The comparisons bench_integrations runs, in order. The framework adapters add theirs here.
-ROW_GROUPS: list[Callable[[BenchTarget], list[Row]]] = [mcp_beside_rest]
+ROW_GROUPS: list[Callable[[BenchTarget], list[Row]]] = [mcp_beside_rest, rest_on_asgi_beside_wsgi]
 
 
 def ratios(rows: list[Row]) -> dict[str, float]:

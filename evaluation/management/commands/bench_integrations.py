@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import platform
 import time
 from datetime import UTC, datetime
@@ -43,6 +44,8 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
 
     def handle(self, *args: object, **options: object) -> None:
+        for name in ("httpx", "httpx2", "mcp"):  # one line per request would bury the table
+            logging.getLogger(name).setLevel(logging.WARNING)
         requests, warmup = int(options["requests"]), int(options["warmup"])
         tenant = Tenant.objects.filter(slug=TENANT).first() or tenant_create(slug=TENANT, actor="bench")
         run = datetime.now(UTC).strftime("%Y%m%d%H%M%S%f")
