@@ -145,3 +145,16 @@ def test_a_confirmation_stays_pending_when_a_read_only_key_tries_to_settle_it(wo
     response = reader.post(f"/api/v1/confirmations/{pending['confirmation_id']}/accept")
     assert response.status_code == 403
     assert Confirmation.objects.get(pk=pending["confirmation_id"]).state == "pending"
+
+
+def test_create_agent_key_takes_the_scopes(world):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    out = StringIO()
+    call_command("create_agent_key", tenant="demo", name="reader-cli", scopes="memory.read", stdout=out)
+    key = out.getvalue().strip().splitlines()[-1]
+    assert world.agent_client(key).post("/api/v1/memories/write", WRITE, format="json").status_code == 403
+    with pytest.raises(CommandError, match="unknown memory.all"):
+        call_command("create_agent_key", tenant="demo", name="other", scopes="memory.all", stdout=StringIO())

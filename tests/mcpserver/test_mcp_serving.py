@@ -38,7 +38,7 @@ def test_the_web_process_serves_pages_the_api_and_mcp(world, transactional_db, w
     port = _free_port()
     argv = stack_specs(host="127.0.0.1", port=port, web=web, with_worker=False, with_beat=False)[0].argv
     env = {**os.environ, "DATABASE_URL": _database_url(), "DJANGO_SETTINGS_MODULE": "config.settings"}
-    process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # noqa: S603
+    process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120
