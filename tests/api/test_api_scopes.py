@@ -156,5 +156,5 @@ def test_create_agent_key_takes_the_scopes(world):
     call_command("create_agent_key", tenant="demo", name="reader-cli", scopes="memory.read", stdout=out)
     key = out.getvalue().strip().splitlines()[-1]
     assert world.agent_client(key).post("/api/v1/memories/write", WRITE, format="json").status_code == 403
-    with pytest.raises(CommandError, match="unknown memory.all"):
+    with pytest.raises(CommandError, match=r"unknown memory\.all"):
         call_command("create_agent_key", tenant="demo", name="other", scopes="memory.all", stdout=StringIO())
