@@ -291,7 +291,8 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": envstr("MEMGOV_LOG_LEVEL", "INFO")},
     # presidio logs every analysis call at INFO; keep its warnings only.
-    "loggers": {"presidio-analyzer": {"level": "WARNING"}},
+    # The MCP SDK logs every stateless request at INFO ("Terminating session: None"); its warnings stay.
+    "loggers": {"presidio-analyzer": {"level": "WARNING"}, "mcp": {"level": "WARNING"}},
 }
 
 # --- Sessions --------------------------------------------------------------------------------
