@@ -7,8 +7,8 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import anyio
 import pytest
+from async_run import run as run_async
 from memgov_client import AsyncClient, Client, NotFound, RetryPolicy, ServiceUnavailable
 from memgov_client._http import retry_after
 
@@ -30,7 +30,7 @@ def test_the_async_client_writes_reads_pages_and_raises(world, live_server, make
                 await memgov.memories.get("0190a0a0-0000-7000-8000-000000000000")
             return decision, context, walked
 
-    decision, context, walked = anyio.run(run)
+    decision, context, walked = run_async(run)
     assert decision["decision"] == "save"
     assert decision["memory_id"] in [item["id"] for item in context["items"]]
     assert len(walked) == 5
@@ -115,7 +115,7 @@ def test_the_async_client_retries_too(flaky):
         async with AsyncClient(url, "mg_key_k", retry=RetryPolicy(backoff=0.01)) as client:
             return await client.memories.write(content="x", scope=ALICE, source={"source_type": "user_statement"})
 
-    assert anyio.run(run)["decision"] == "save"
+    assert run_async(run)["decision"] == "save"
     assert len(handler.seen) == 3
 
 

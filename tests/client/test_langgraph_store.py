@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-import anyio
 import pytest
+from async_run import run as run_async
 from memgov_client import Client, MemoryRejected
 from memgov_client.langgraph import MemgovStore, parse_ref, ref_for
 
@@ -106,7 +106,7 @@ def test_the_async_methods(store):
         await store.aput(NS, "tables", {"content": "Remember that I prefer answers with tables.", **ASKED})
         return await store.aget(NS, "tables"), await store.asearch(NS, query="tables")
 
-    item, found = anyio.run(run)
+    item, found = run_async(run)
     assert item.value["content"].startswith("Remember") and [i.key for i in found] == ["tables"]
 
 

@@ -18,8 +18,8 @@ import types
 import uuid
 from pathlib import Path
 
-import anyio
 import pytest
+from async_run import run as run_async
 from django.conf import settings
 from memgov_client.langgraph import MemgovStore
 
@@ -111,7 +111,7 @@ def _run(module: types.ModuleType, test_id: str) -> None:
     if "fake_embeddings" in inspect.signature(function).parameters:
         kwargs["fake_embeddings"] = module.CharacterEmbeddings(dims=500)
     if inspect.iscoroutinefunction(function):
-        anyio.run(lambda: function(**kwargs))
+        run_async(lambda: function(**kwargs))
     else:
         function(**kwargs)
 

@@ -14,10 +14,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import anyio
 import httpx2
 import pytest
 import uvicorn
+from async_run import run as run_async
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult
@@ -59,7 +59,7 @@ def mcp_call(transactional_db: None) -> Callable[..., Called]:
             async with Client(build_server(fallback=Binding(key=key, subject=subject))) as client:
                 return await _call(client, tool, arguments or {})
 
-        return anyio.run(run)
+        return run_async(run)
 
     return call
 
@@ -71,7 +71,7 @@ def mcp_tools(transactional_db: None) -> Callable[[str], list[Any]]:
             async with Client(build_server(fallback=Binding(key=key))) as client:
                 return (await client.list_tools()).tools
 
-        return anyio.run(run)
+        return run_async(run)
 
     return tools
 
@@ -85,14 +85,14 @@ class AsgiServer:
             async with Client(self._transport(key, query)) as client:
                 return await _call(client, tool, arguments or {})
 
-        return anyio.run(run)
+        return run_async(run)
 
     def tools(self, key: str) -> list[Any]:
         async def run() -> list[Any]:
             async with Client(self._transport(key, "")) as client:
                 return (await client.list_tools()).tools
 
-        return anyio.run(run)
+        return run_async(run)
 
     def _transport(self, key: str, query: str) -> Any:
         http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=30)

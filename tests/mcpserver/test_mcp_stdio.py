@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import anyio
+from async_run import run as run_async
 from django.conf import settings
 from mcp import Client, StdioServerParameters
 
@@ -44,7 +44,7 @@ def test_it_serves_the_tools_over_stdio_for_the_key_in_the_environment(world, tr
             listed = await client.call_tool("list_memories", {})
             return names, added.structured_content, listed.structured_content
 
-    names, added, listed = anyio.run(session)
+    names, added, listed = run_async(session)
     assert {"memory_write", "add_memories", "delete_all_memories"} <= names
     assert added["decision"] == "save"
     assert [m["memory"] for m in listed["results"]] == ["Remember: I like tables"]
