@@ -27,6 +27,7 @@ def gina(world):
 
 def test_the_admin_sees_each_scope_with_its_endpoints_and_tools(client, world):
     page = _login(client, world.carol).get("/console/agents/").content.decode()
+    assert page.count('data-testid="scope-table"') == 1  # once, in the page (not in its title too)
     for grant in SCOPE_TABLE:
         assert f'data-scope="{grant.scope}"' in page
         assert all(endpoint in page for endpoint in grant.endpoints)
