@@ -30,20 +30,6 @@ def _agents_page(
     status: int = 200,
 ):
     agents = AgentClient.objects.filter(tenant=access.tenant).order_by("revoked_at", "name")
-<<<<<<< HEAD
-    return console_render(
-        request,
-        access,
-        "console/agents.html",
-        {
-            "console_page": "agents",
-            "agents": agents,
-            "form": form or AgentCreateForm(),
-            "security_events": security_events_recent(tenant_id=access.tenant.pk),
-        },
-        status,
-    )
-=======
     rows = [
         (
             agent,
@@ -59,9 +45,9 @@ def _agents_page(
         "form": form or AgentCreateForm(),
         "scope_table": SCOPE_TABLE,
         "own_right_endpoints": OWN_RIGHT_ENDPOINTS,
+        "security_events": security_events_recent(tenant_id=access.tenant.pk),
     }
     return console_render(request, access, "console/agents.html", context, status)
->>>>>>> 1934efe (The agent keys page shows what each scope lets a key call and lets the admin change a key's scopes)
 
 
 def _key_once(
