@@ -78,7 +78,7 @@ SCOPE_TABLE: tuple[ScopeGrant, ...] = (
             "GET /api/v1/tasks/{task_id}",
             "GET /api/v1/handoffs/{id}",
         ),
-        (),
+        ("session_context", "task_state_get"),
     ),
     ScopeGrant(
         AgentScope.SESSIONS_WRITE,
@@ -94,7 +94,7 @@ SCOPE_TABLE: tuple[ScopeGrant, ...] = (
             "PUT /api/v1/tasks/{task_id}",
             "POST /api/v1/handoffs",
         ),
-        (),
+        ("session_start", "session_append", "task_state_update"),
     ),
 )
 

@@ -21,12 +21,13 @@ from django.http import Http404
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 
+from conversations.services.errors import SessionInputError, SessionStateError
 from governance.agents import client_for_key
 from governance.models import AgentClient
 from governance.pipeline.base import InvalidCandidate
 from governance.scopes import scope_for_tool
 from memories.access import Caller, caller_for_agent
-from memories.services.confirmations import ConfirmationError
+from memories.services.confirmations import ConfirmationError, ConsentRequired
 from memories.services.records import MemoryStateError
 
 T = TypeVar("T")
@@ -112,6 +113,12 @@ def _governed(*, binding: Binding, tool: str, work: Callable[[Caller], T]) -> T:
         raise ToolError("not_found: No such resource.") from exc
     except MemoryStateError as exc:
         raise ToolError(f"invalid_state: {exc}") from exc
+    except SessionInputError as exc:
+        raise ToolError(f"invalid_request: {exc.field}: {exc.message}") from exc
+    except SessionStateError as exc:
+        raise ToolError(f"{exc.code}: {exc.message}") from exc
+    except ConsentRequired as exc:
+        raise ToolError(f"consent_required: {exc.field}: {exc}") from exc
     except ConfirmationError as exc:
         raise ToolError(f"confirmation_closed: {exc}") from exc
 

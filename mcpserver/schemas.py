@@ -5,8 +5,10 @@ context_views.py), so an agent that knows one knows the other. The SDK turns the
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
+from uuid import UUID
 
+from django.conf import settings
 from pydantic import BaseModel, ConfigDict, Field
 
 from governance.vocabulary import Level, MemoryType, Sensitivity, SourceType
@@ -15,6 +17,7 @@ Id = Annotated[str, Field(max_length=128)]
 MAX_CONTENT_CHARS = 20_000  # the parser's ceiling; the tenant's policy sets the real limit (default 2,000)
 MAX_TEXT = 8000
 MAX_TOP_K = 50
+MAX_EVENT_CHARS = int(settings.MEMGOV_SESSION_MAX_EVENT_CHARS)
 
 
 class _Strict(BaseModel):
@@ -56,3 +59,21 @@ TopKArg = Annotated[int, Field(ge=1, le=MAX_TOP_K)]
 BudgetArg = Annotated[int, Field(ge=64, le=32000, description="tokens the rendered block may use")]
 LimitArg = Annotated[int, Field(ge=1, le=500)]
 OffsetArg = Annotated[int, Field(ge=0)]
+
+
+class EventArg(_Strict):
+    """One session event, as the Sessions API takes it (POST /api/v1/sessions/{id}/events)."""
+
+    kind: str = Field(
+        description="user_message, assistant_message, tool_call, tool_result, state_delta, branch_summary, label, "
+        "model_change or handoff"
+    )
+    content: Annotated[str, Field(max_length=MAX_EVENT_CHARS)] | None = None
+    state_delta: dict[str, Any] | None = Field(None, description="changes; a null value removes the key")
+    parent_id: UUID | None = Field(None, description="default: after the previous event (the session's leaf)")
+    tool_call_id: Id = ""
+    task_id: Id = ""
+
+
+TaskText = Annotated[str, Field(max_length=2000)]
+StepsArg = Annotated[tuple[TaskText, ...], Field(max_length=100)]

@@ -9,14 +9,15 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ListToolsResult, PaginatedRequestParams
 
 from governance.scopes import scope_for_tool
-from mcpserver import tools_memory, tools_openmemory
+from mcpserver import tools_memory, tools_openmemory, tools_sessions
 from mcpserver.calls import Binding, agent_for, binding_for, in_thread
 
 INSTRUCTIONS = """memgov governs what you remember about people. Before you answer, call memory_context for the
 person and insert its `rendered` block. When they tell you something worth keeping, call memory_write and say
 honestly where it came from; memgov decides (save, ask_confirmation or reject) and tells you why. Never put
 secrets, passwords or id numbers in a memory: they are refused. When they ask you to forget something, call
-memory_forget."""
+memory_forget. Record the conversation with session_start and session_append; session_context gives the
+history for your next model call, task_state_get / task_state_update a task's structured state."""
 
 
 class GovernedMCPServer(MCPServer):
@@ -42,4 +43,5 @@ def build_server(*, fallback: Binding | None = None) -> GovernedMCPServer:
     server = GovernedMCPServer(name="memgov", instructions=INSTRUCTIONS, version="1", fallback=fallback)
     tools_memory.register(server, fallback)
     tools_openmemory.register(server, fallback)
+    tools_sessions.register(server, fallback)
     return server

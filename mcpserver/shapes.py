@@ -6,6 +6,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from conversations.models import Session
+from conversations.selectors.context import Projection
+from conversations.services.events import Appended
 from memories.models import Memory
 from memories.read.context import ContextResult
 from memories.services.write import WriteResult
@@ -45,7 +48,9 @@ def memory_out(memory: Memory) -> dict[str, Any]:
     return {
         "id": str(memory.pk),
         "type": memory.type,
-        "content": memory.content,
+        # An unreadable record (a broken ciphertext, a shredded key) is listed as such, never a failure.
+        "content": memory.readable_content,
+        "readable": memory.readable_content is not None,
         "scope": scope,
         "source": {
             "source_type": memory.source_type,
@@ -89,7 +94,17 @@ def context_out(result: ContextResult) -> dict[str, Any]:
                 "confidence": item.confidence,
                 "updated_at": _when(item.updated_at),
                 "score": item.score,
-                "score_parts": {"relevance": item.relevance, "recency": item.recency, "trust": item.trust},
+                "score_parts": {
+                    "relevance": item.relevance,
+                    "lexical": item.lexical,
+                    "semantic": item.semantic,
+                    "recency": item.recency,
+                    "confidence": item.confidence,
+                    "trust": item.trust,
+                },
+                "cosine": item.cosine,
+                "why": list(item.why),
+                "matched_terms": list(item.matched),
                 "tokens": item.tokens,
             }
         )
@@ -114,6 +129,73 @@ def context_out(result: ContextResult) -> dict[str, Any]:
         "token_count": result.token_count,
         "token_budget": result.token_budget,
         "top_k": result.top_k,
+        "standing_k": result.standing_k,
         "language": result.language,
         "omitted": result.omitted,
+        "ranking": result.ranking,
     }
+
+
+def session_out(session: Session, *, state: dict[str, Any]) -> dict[str, Any]:
+    """GET /api/v1/sessions/{id}'s answer."""
+    return {
+        "id": str(session.pk),
+        "user_id": session.user_id,
+        "app": session.app,
+        "workspace": session.workspace,
+        "title": session.title,
+        "state": session.state,
+        "dont_save": session.dont_save,
+        "parent_id": _str(session.parent_id),
+        "fork_event_id": _str(session.fork_event_id),
+        "leaf_id": _str(session.leaf_id),
+        "event_count": session.event_count,
+        "tokens": {"input": session.input_tokens, "output": session.output_tokens, "total": session.total_tokens},
+        "created_at": _when(session.created_at),
+        "last_active_at": _when(session.last_active_at),
+        "ended_at": _when(session.ended_at),
+        "merged_state": state,
+    }
+
+
+def appended_out(item: Appended) -> dict[str, Any]:
+    event = item.event
+    kept = None
+    if item.kept is not None:
+        memory = item.kept.memory
+        kept = {
+            "decision": item.kept.decision.kind.value,
+            "reason_code": item.kept.decision.reason_code,
+            "memory_id": _str(memory.pk if memory else None),
+        }
+    return {
+        "id": str(event.pk),
+        "seq": event.seq,
+        "parent_id": _str(event.parent_id),
+        "kind": event.kind,
+        "tokens": event.tokens,
+        "created_at": _when(event.created_at),
+        "kept": kept,
+    }
+
+
+def projection_out(projection: Projection) -> dict[str, Any]:
+    messages = []
+    for message in projection.messages:
+        out = {**message, "event_id": str(message["event_id"])}
+        messages.append(out)
+    return {
+        "messages": messages,
+        "tokens": projection.tokens,
+        "summary_event_id": _str(projection.summary_event_id),
+        "omitted": projection.omitted,
+        "truncated": projection.truncated,
+    }
+
+
+def task_out(values: dict[str, Any], *, task_id: str, session_id: object, at_event_id: object) -> dict[str, Any]:
+    return {**values, "task_id": task_id, "session_id": str(session_id), "at_event_id": _str(at_event_id)}
+
+
+def _str(value: object) -> str | None:
+    return None if value is None else str(value)

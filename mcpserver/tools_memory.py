@@ -159,15 +159,23 @@ def register(server: MCPServer, fallback: Binding | None) -> None:
     @server.tool(
         name="memory_confirm",
         description="Settle a pending memory (a `confirmation_id` from memory_write) on the person's word: "
-        "`accept` true makes it active, false drops it. Only for what the person confirms (confirm_by: user); "
-        "rules wait for an admin.",
+        "`accept` true makes it active, false drops it. Accepting needs `instruction_message_id`, the id of the "
+        "message in which the person said yes (recorded in the audit log); never the message the memory was "
+        "inferred from. Only for what the person confirms (confirm_by: user); rules wait for an admin.",
         annotations=WRITE,
     )
-    async def memory_confirm(confirmation_id: UUID, ctx: Context, accept: bool = True) -> dict[str, Any]:
+    async def memory_confirm(
+        confirmation_id: UUID, ctx: Context, accept: bool = True, instruction_message_id: Id = ""
+    ) -> dict[str, Any]:
         def work(caller: Caller, _binding: Binding) -> dict[str, Any]:
             confirmation = confirmation_for_caller(caller, confirmation_id)
             if accept:
-                confirmation_accept(confirmation=confirmation, actor=caller.actor)
+                confirmation_accept(
+                    confirmation=confirmation,
+                    actor=caller.actor,
+                    by_agent=True,
+                    instruction_message_id=instruction_message_id,
+                )
             else:
                 confirmation_decline(confirmation=confirmation, actor=caller.actor)
             confirmation.refresh_from_db()

@@ -62,7 +62,11 @@ def test_edit_pause_resume_rollback_and_delete(memgov, make_memory, world):
 def test_confirmations_accept_decline_and_a_second_settlement(memgov):
     first = memgov.memories.write(content="Prefers dark mode", scope=ALICE, source=INFERRED, confidence=0.8)
     assert first["decision"] == "ask_confirmation"
-    assert memgov.confirmations.accept(first["confirmation_id"])["memory_status"] == "active"
+    with pytest.raises(BadRequest) as unasked:
+        memgov.confirmations.accept(first["confirmation_id"])
+    assert unasked.value.reason_code == "consent_required" and unasked.value.field == "instruction_message_id"
+    accepted = memgov.confirmations.accept(first["confirmation_id"], instruction_message_id="msg-alice-said-yes")
+    assert accepted["memory_status"] == "active"
     with pytest.raises(Conflict) as again:
         memgov.confirmations.decline(first["confirmation_id"])
     assert again.value.reason_code == "confirmation_closed"
@@ -77,7 +81,7 @@ def test_commands_and_tasks(memgov, make_memory, world):
         memgov.commands.run(text="sing me a song", user_id="alice")
     assert unknown.value.reason_code == "unknown_command" and unknown.value.field == "text"
     make_memory(world.demo, "Step 2 of 5 done", user_id="alice", level="task", task_id="t-1", type="task_state")
-    assert memgov.tasks.complete("t-1") == {"task_id": "t-1", "archived": 1, "remaining": 0}
+    assert memgov.tasks.complete("t-1") == {"task_id": "t-1", "archived": 1, "remaining": 0, "states_archived": 0}
     with pytest.raises(NotFound):
         memgov.tasks.complete("t-unknown")
 

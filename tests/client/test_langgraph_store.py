@@ -41,7 +41,7 @@ def test_an_inferred_put_is_pending_until_the_person_confirms(store, world, live
     assert store.get(NS, "dark") is None
     assert store.search(NS) == []
     with Client(live_server.url, world.demo_key) as memgov:
-        memgov.confirmations.accept(decision["confirmation_id"])
+        memgov.confirmations.accept(decision["confirmation_id"], instruction_message_id="msg-alice-said-yes")
     assert store.get(NS, "dark").value["content"] == "Prefers dark mode in every editor"
 
 

@@ -65,7 +65,14 @@ def test_the_other_tenants_key_sees_and_changes_nothing_of_this_tenant(asgi_serv
 def test_a_read_only_key_is_shown_and_allowed_only_the_reading_tools(asgi_server, world):
     _client, key = agent_key_create(tenant=world.demo, name="reader", actor="test", scopes=READ_ONLY_SCOPES)
     names = {tool.name for tool in asgi_server.tools(key)}
-    assert names == {"memory_context", "memory_list", "search_memory", "list_memories"}
+    assert names == {
+        "memory_context",
+        "memory_list",
+        "search_memory",
+        "list_memories",
+        "session_context",
+        "task_state_get",
+    }
     refused = asgi_server.call(key, "memory_write", PREFERENCE)
     assert refused.error and "insufficient_scope" in refused.text
     assert "memory.write" in refused.text
@@ -164,3 +171,15 @@ def test_a_streamed_response_passes_through_the_asgi_entry_point(asgi_server, wo
     assert response.status_code == 200
     lines = [line for line in response.text.splitlines() if line]
     assert len(lines) >= 2 and '"manifest"' in lines[-1]
+
+
+def test_session_tools_over_http_and_the_other_tenants_key(asgi_server, world):
+    started = asgi_server.call(world.demo_key, "session_start", {"user_id": "alice", "app": "support"}).data
+    turn = {"session_id": started["id"], "events": [{"kind": "user_message", "content": "Where is order 42?"}]}
+    appended = asgi_server.call(world.demo_key, "session_append", turn).data
+    assert appended["events"][0]["seq"] == 1
+    context = asgi_server.call(world.demo_key, "session_context", {"session_id": started["id"]}).data
+    assert [m["content"] for m in context["messages"]] == ["Where is order 42?"]
+    other = asgi_server.call(world.acme_key, "session_context", {"session_id": started["id"]})
+    assert other.error and "not_found: No such resource." in other.text
+    assert asgi_server.call(world.acme_key, "session_append", turn).error

@@ -21,6 +21,11 @@ TOOLS = {
     "list_memories",
     "delete_memories",
     "delete_all_memories",
+    "session_start",
+    "session_append",
+    "session_context",
+    "task_state_get",
+    "task_state_update",
 }
 INFERRED = {
     "content": "Prefers dark mode in every editor",
@@ -81,7 +86,10 @@ def test_a_pending_memory_is_confirmed_by_memory_confirm_and_then_read(world, mc
     pending = mcp_call(world.demo_key, "memory_write", INFERRED).data
     assert pending["decision"] == "ask_confirmation" and pending["confirm_by"] == "user"
     assert mcp_call(world.demo_key, "memory_context", {"scope": {"user_id": "alice"}}).data["items"] == []
-    settled = mcp_call(world.demo_key, "memory_confirm", {"confirmation_id": pending["confirmation_id"]}).data
+    unasked = mcp_call(world.demo_key, "memory_confirm", {"confirmation_id": pending["confirmation_id"]})
+    assert unasked.result.is_error and "consent_required: instruction_message_id" in unasked.text
+    said_yes = {"confirmation_id": pending["confirmation_id"], "instruction_message_id": "msg-alice-said-yes"}
+    settled = mcp_call(world.demo_key, "memory_confirm", said_yes).data
     assert settled["state"] == "accepted" and settled["memory_status"] == "active"
     items = mcp_call(world.demo_key, "memory_context", {"scope": {"user_id": "alice"}}).data["items"]
     assert [i["id"] for i in items] == [pending["memory_id"]]

@@ -109,8 +109,9 @@ def memory_rollback(memory_id: str | UUID, *, version: int) -> Call:
     return Call("POST", f"{V1}/memories/{_id(memory_id)}/rollback", json={"version": version})
 
 
-def confirmation_settle(confirmation_id: str | UUID, action: str) -> Call:
-    return Call("POST", f"{V1}/confirmations/{_id(confirmation_id)}/{action}")
+def confirmation_settle(confirmation_id: str | UUID, action: str, *, instruction_message_id: str | None = None) -> Call:
+    body = _body(instruction_message_id=instruction_message_id)
+    return Call("POST", f"{V1}/confirmations/{_id(confirmation_id)}/{action}", json=body or None)
 
 
 def command_run(

@@ -124,8 +124,10 @@ class AsyncConfirmations:
     def __init__(self, transport: AsyncTransport) -> None:
         self._t = transport
 
-    async def accept(self, confirmation_id: str | UUID) -> Confirmation:
-        return cast(Confirmation, await self._t.send(_calls.confirmation_settle(confirmation_id, "accept")))
+    async def accept(self, confirmation_id: str | UUID, *, instruction_message_id: str | None = None) -> Confirmation:
+        """See ``Client.confirmations.accept``."""
+        call = _calls.confirmation_settle(confirmation_id, "accept", instruction_message_id=instruction_message_id)
+        return cast(Confirmation, await self._t.send(call))
 
     async def decline(self, confirmation_id: str | UUID) -> Confirmation:
         return cast(Confirmation, await self._t.send(_calls.confirmation_settle(confirmation_id, "decline")))

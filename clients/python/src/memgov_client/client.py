@@ -122,8 +122,11 @@ class Confirmations:
     def __init__(self, transport: SyncTransport) -> None:
         self._t = transport
 
-    def accept(self, confirmation_id: str | UUID) -> Confirmation:
-        return cast(Confirmation, self._t.send(_calls.confirmation_settle(confirmation_id, "accept")))
+    def accept(self, confirmation_id: str | UUID, *, instruction_message_id: str | None = None) -> Confirmation:
+        """An agent settles a person's confirmation only on their word: ``instruction_message_id`` names the
+        message in which they said yes (else ``BadRequest`` ``consent_required``)."""
+        call = _calls.confirmation_settle(confirmation_id, "accept", instruction_message_id=instruction_message_id)
+        return cast(Confirmation, self._t.send(call))
 
     def decline(self, confirmation_id: str | UUID) -> Confirmation:
         return cast(Confirmation, self._t.send(_calls.confirmation_settle(confirmation_id, "decline")))

@@ -130,3 +130,4 @@ class TaskCompleted(TypedDict):
     task_id: str
     archived: int
     remaining: int
+    states_archived: int
