@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "governance",
     "memories",
     "conversations",
+    "handoffs",
     "audit",
     "api",
     "mymemories",

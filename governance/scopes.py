@@ -76,7 +76,6 @@ SCOPE_TABLE: tuple[ScopeGrant, ...] = (
             "GET /api/v1/sessions/{id}/state",
             "POST /api/v1/sessions/{id}/context",
             "GET /api/v1/tasks/{task_id}",
-            "GET /api/v1/handoffs/{id}",
         ),
         ("session_context", "task_state_get"),
     ),
@@ -95,6 +94,12 @@ SCOPE_TABLE: tuple[ScopeGrant, ...] = (
             "POST /api/v1/handoffs",
         ),
         ("session_start", "session_append", "task_state_update"),
+    ),
+    ScopeGrant(
+        AgentScope.HANDOFFS_READ,
+        _("Receive handoffs: the task state and memories another agent handed to this key, and nothing else"),
+        ("GET /api/v1/handoffs/{id}",),
+        (),
     ),
 )
 

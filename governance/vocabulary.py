@@ -117,6 +117,7 @@ class AgentScope(StrEnum):
     MEMORY_CONFIRM = "memory.confirm"
     SESSIONS_READ = "sessions.read"
     SESSIONS_WRITE = "sessions.write"
+    HANDOFFS_READ = "handoffs.read"
 
 
 # A retrieval-only agent: it reads what it is given and changes nothing.

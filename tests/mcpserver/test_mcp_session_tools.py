@@ -69,7 +69,8 @@ def test_task_state_update_and_get_match_the_tasks_endpoint_and_travel_in_time(w
     rest_session, session = two_sessions
     agent = world.agent_client(world.demo_key)
     rest = agent.put(f"/api/v1/tasks/refund-42?session_id={rest_session.pk}", TASK, format="json").json()
-    first = mcp_call(world.demo_key, "task_state_update", {"task_id": "refund-42", "session_id": str(session.pk), **TASK})
+    task = {"task_id": "refund-42", "session_id": str(session.pk)}
+    first = mcp_call(world.demo_key, "task_state_update", {**task, **TASK})
     assert _stable(first.data) == _stable(rest)
     later = {**TASK, "current_step": "refund issued", "completed_steps": ["find the order", "check the order"]}
     mcp_call(world.demo_key, "task_state_update", {"task_id": "refund-42", "session_id": str(session.pk), **later})
