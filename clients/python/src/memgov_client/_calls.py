@@ -139,3 +139,89 @@ def _segment(value: str) -> str:
     if not value or value in (".", ".."):
         raise ValueError(f"not a usable path segment: {value!r}")
     return quote(value, safe="")
+
+
+# The Sessions API (docs/sessions.md) and handoffs.
+
+
+def session_create(*, user_id: str, app: str, workspace: str | None, title: str | None, dont_save: bool | None) -> Call:
+    body = _body(user_id=user_id, app=app, workspace=workspace, title=title, dont_save=dont_save)
+    return Call("POST", f"{V1}/sessions", json=body)
+
+
+def session_list(
+    *, user_id: str, app: str | None, workspace: str | None, last: bool, limit: int | None, offset: int | None
+) -> Call:
+    params = _body(user_id=user_id, app=app, workspace=workspace, limit=limit, offset=offset)
+    if last:
+        params["last"] = "true"
+    return Call("GET", f"{V1}/sessions", params=params)
+
+
+def session_get(session_id: str | UUID) -> Call:
+    return Call("GET", f"{V1}/sessions/{_id(session_id)}")
+
+
+def session_update(session_id: str | UUID, *, state: str | None, title: str | None, dont_save: bool | None) -> Call:
+    return Call("PATCH", f"{V1}/sessions/{_id(session_id)}", json=_body(state=state, title=title, dont_save=dont_save))
+
+
+def session_delete(session_id: str | UUID, *, forget_extracted: bool) -> Call:
+    params = {"forget_extracted": "true"} if forget_extracted else None
+    return Call("DELETE", f"{V1}/sessions/{_id(session_id)}", params=params)
+
+
+def events_append(session_id: str | UUID, events: Iterable[Mapping[str, Any]]) -> Call:
+    batch = [_event(e) for e in events]
+    return Call("POST", f"{V1}/sessions/{_id(session_id)}/events", json={"events": batch})
+
+
+def _event(event: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(event)
+    if out.get("parent_id") is not None:
+        out["parent_id"] = _id(out["parent_id"])
+    return out
+
+
+def events_branch(session_id: str | UUID, *, leaf: str | UUID | None, limit: int | None) -> Call:
+    params = _body(leaf=_id(leaf) if leaf is not None else None, limit=limit)
+    return Call("GET", f"{V1}/sessions/{_id(session_id)}/events", params=params)
+
+
+def session_pop(session_id: str | UUID) -> Call:
+    return Call("POST", f"{V1}/sessions/{_id(session_id)}/pop")
+
+
+def session_fork(session_id: str | UUID, *, from_event_id: str | UUID, title: str | None) -> Call:
+    body = _body(from_event_id=_id(from_event_id), title=title)
+    return Call("POST", f"{V1}/sessions/{_id(session_id)}/fork", json=body)
+
+
+def session_state(session_id: str | UUID, *, at: str | UUID | None) -> Call:
+    return Call("GET", f"{V1}/sessions/{_id(session_id)}/state", params=_body(at=_id(at) if at else None))
+
+
+def session_compact(session_id: str | UUID) -> Call:
+    return Call("POST", f"{V1}/sessions/{_id(session_id)}/compact")
+
+
+def session_context(session_id: str | UUID, *, token_budget: int) -> Call:
+    return Call("POST", f"{V1}/sessions/{_id(session_id)}/context", json={"token_budget": token_budget})
+
+
+def task_state_get(task_id: str, *, session_id: str | UUID, at: str | UUID | None) -> Call:
+    params = _body(session_id=_id(session_id), at=_id(at) if at else None)
+    return Call("GET", f"{V1}/tasks/{_segment(task_id)}", params=params)
+
+
+def task_state_put(task_id: str, *, session_id: str | UUID, values: Mapping[str, Any]) -> Call:
+    return Call("PUT", f"{V1}/tasks/{_segment(task_id)}", params={"session_id": _id(session_id)}, json=dict(values))
+
+
+def handoff_create(*, session_id: str | UUID, task_id: str, to_agent: str) -> Call:
+    body = {"session_id": _id(session_id), "task_id": task_id, "to_agent": to_agent}
+    return Call("POST", f"{V1}/handoffs", json=body)
+
+
+def handoff_get(handoff_id: str | UUID) -> Call:
+    return Call("GET", f"{V1}/handoffs/{_id(handoff_id)}")

@@ -13,6 +13,7 @@ import httpx
 from memgov_client import _calls
 from memgov_client._http import AsyncTransport, RetryPolicy, headers
 from memgov_client.client import DEFAULT_TIMEOUT
+from memgov_client.sessions import AsyncHandoffs, AsyncSessions, AsyncTaskStates
 from memgov_client.types import (
     CommandResult,
     Confirmation,
@@ -193,6 +194,9 @@ class AsyncClient:
         self.confirmations = AsyncConfirmations(transport)
         self.commands = AsyncCommands(transport)
         self.tasks = AsyncTasks(transport)
+        self.task_states = AsyncTaskStates(transport)
+        self.sessions = AsyncSessions(transport)
+        self.handoffs = AsyncHandoffs(transport)
         self.audit = AsyncAudit(transport)
 
     async def aclose(self) -> None:

@@ -1,5 +1,6 @@
 """``Client``: memgov's REST API, synchronous. One attribute per endpoint family (``memories``,
-``confirmations``, ``commands``, ``tasks``, ``audit``); each method is one endpoint of docs/api.md."""
+``confirmations``, ``commands``, ``tasks``, ``sessions``, ``task_states``, ``handoffs``, ``audit``); each
+method is one endpoint of docs/api.md or docs/sessions.md."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import httpx
 
 from memgov_client import _calls
 from memgov_client._http import RetryPolicy, SyncTransport, headers
+from memgov_client.sessions import Handoffs, Sessions, TaskStates
 from memgov_client.types import (
     CommandResult,
     Confirmation,
@@ -193,6 +195,9 @@ class Client:
         self.confirmations = Confirmations(transport)
         self.commands = Commands(transport)
         self.tasks = Tasks(transport)
+        self.task_states = TaskStates(transport)
+        self.sessions = Sessions(transport)
+        self.handoffs = Handoffs(transport)
         self.audit = Audit(transport)
 
     def close(self) -> None:

@@ -131,3 +131,93 @@ class TaskCompleted(TypedDict):
     archived: int
     remaining: int
     states_archived: int
+
+
+class Session(TypedDict):
+    id: str
+    user_id: str
+    app: str
+    workspace: str
+    title: str | None
+    state: str
+    dont_save: bool
+    parent_id: str | None
+    fork_event_id: str | None
+    leaf_id: str | None
+    event_count: int
+    tokens: dict[str, int]
+    created_at: str
+    last_active_at: str
+    ended_at: str | None
+    merged_state: NotRequired[dict[str, Any]]
+
+
+class Event(TypedDict):
+    id: str
+    session_id: str
+    seq: int
+    parent_id: str | None
+    kind: str
+    content: str | None
+    state_delta: dict[str, Any] | None
+    tool_call_id: str
+    task_id: str
+    tokens: int
+    meta: dict[str, Any] | None
+    created_at: str
+
+
+class Appended(TypedDict):
+    events: list[dict[str, Any]]  # id, seq, parent_id, kind, tokens, created_at, kept
+    leaf_id: str
+
+
+class Branch(TypedDict):
+    events: list[Event]
+    has_more: bool
+    next_leaf: str | None
+
+
+class Popped(TypedDict):
+    event: Event
+    leaf_id: str | None
+
+
+class SessionState(TypedDict):
+    session_id: str
+    at_event_id: str | None
+    state: dict[str, Any]
+
+
+class Projection(TypedDict):
+    messages: list[dict[str, Any]]  # role, kind, content, event_id, seq, tool_call_id
+    tokens: int
+    summary_event_id: str | None
+    omitted: int
+    truncated: bool
+
+
+class TaskState(TypedDict):
+    task_id: str
+    session_id: str
+    status: str
+    at_event_id: str | None
+    goal: str
+    current_step: str
+    completed_steps: list[str]
+    pending_fields: list[str]
+    approval_status: str
+    last_tool_result_id: str
+    next_action: str
+
+
+class Handoff(TypedDict):
+    id: str
+    session_id: str
+    task_id: str
+    user_id: str
+    from_agent: str
+    to_agent: str
+    created_at: str
+    task_state: dict[str, Any]
+    memories: list[dict[str, Any]]
