@@ -38,6 +38,9 @@ from langgraph.store.memory import _compare_values, _does_match
 
 from memgov_client.client import Client
 from memgov_client.errors import BadRequest, MemoryRejected, NotFound
+from memgov_client.langgraph_saver import MemgovSaver
+
+__all__ = ["MemgovSaver", "MemgovStore"]
 from memgov_client.types import Memory
 
 VALUE_KEYS = frozenset({"content", "type", "source_type", "confidence"})
