@@ -44,6 +44,7 @@ from memgov_client.errors import NotFound
 
 WORKSPACE_PREFIX = "langgraph:"
 PAGE = 1000
+FIRST_PAGE = 20  # what a read asks for first when it knows the thread: usually all that is new
 
 Typed = tuple[str, bytes]
 
@@ -106,6 +107,7 @@ class MemgovSaver(BaseCheckpointSaver[str]):
         self._owns_client = client is None
         self._client = client or Client(base_url, api_key)
         self._sessions: dict[str, str] = {}  # thread id → memgov session id
+        self._threads: dict[str, tuple[_Thread, str]] = {}  # session id → the thread read so far, its last event
         self._lock = threading.Lock()
 
     get_next_version = InMemorySaver.get_next_version  # versions as LangGraph's own savers make them
@@ -133,24 +135,36 @@ class MemgovSaver(BaseCheckpointSaver[str]):
         ]
 
     def _read(self, thread_id: str) -> _Thread:
-        thread = _Thread()
+        """The thread as its events rebuild it. The events this saver read before are kept, so a read fetches
+        only what was appended since (one small page when nothing else wrote); when the history it knew is no
+        longer on the session's branch, the whole branch is read again."""
         session_id = self._session(thread_id, create=False)
         if session_id is None:
-            return thread
-        events: list[dict[str, Any]] = []
+            return _Thread()
+        known = self._threads.get(session_id)
+        fresh: list[dict[str, Any]] = []
         leaf: str | None = None
+        limit = FIRST_PAGE if known else PAGE
         try:
             while True:
-                branch = self._client.sessions.events(session_id, leaf=leaf, limit=PAGE)
-                events[:0] = branch["events"]
-                if not branch["has_more"]:
+                branch = self._client.sessions.events(session_id, leaf=leaf, limit=limit)
+                page = branch["events"]
+                ids = [event["id"] for event in page]
+                if known is not None and known[1] in ids:
+                    fresh[:0] = page[ids.index(known[1]) + 1 :]
                     break
-                leaf = branch["next_leaf"]
+                fresh[:0] = page
+                if not branch["has_more"]:
+                    known = None  # what was known is gone from the branch: rebuild from the root
+                    break
+                leaf, limit = branch["next_leaf"], PAGE
         except NotFound:  # deleted meanwhile (by the person, or another saver)
             with self._lock:
                 self._sessions.pop(thread_id, None)
-            return thread
-        for event in events:
+                self._threads.pop(session_id, None)
+            return _Thread()
+        thread = known[0] if known is not None else _Thread()
+        for event in fresh:
             if event["kind"] == "label" and event["content"]:
                 try:
                     record = json.loads(event["content"])
@@ -158,6 +172,10 @@ class MemgovSaver(BaseCheckpointSaver[str]):
                     continue
                 if isinstance(record, dict) and "lg" in record:
                     thread.apply(record)
+        last = fresh[-1]["id"] if fresh else (known[1] if known is not None else None)
+        if last is not None:
+            with self._lock:
+                self._threads[session_id] = (thread, last)
         return thread
 
     def _append(self, thread_id: str, record: dict[str, Any]) -> None:
@@ -171,6 +189,7 @@ class MemgovSaver(BaseCheckpointSaver[str]):
             except NotFound:
                 with self._lock:
                     self._sessions.pop(thread_id, None)
+                    self._threads.pop(session_id, None)
                 if attempt:
                     raise
 
@@ -299,6 +318,8 @@ class MemgovSaver(BaseCheckpointSaver[str]):
         session_id = self._session(str(thread_id), create=False)
         with self._lock:
             self._sessions.pop(str(thread_id), None)
+            if session_id is not None:
+                self._threads.pop(session_id, None)
         if session_id is not None:
             with contextlib.suppress(NotFound):  # deleted meanwhile
                 self._client.sessions.delete(session_id)
