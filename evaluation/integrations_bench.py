@@ -58,6 +58,9 @@ class BenchTarget:
     context_subject: str
     requests: int
     warmup: int
+    sessions: int = 5  # the adapter rows: sessions (threads) grown to their full length
+    items: int = 100  # items per Agents SDK session
+    checkpoints: int = 50  # checkpoints per LangGraph thread
 
 
 @contextmanager
@@ -229,8 +232,14 @@ def rest_on_asgi_beside_wsgi(target: BenchTarget) -> list[Row]:
     ]
 
 
-# The comparisons bench_integrations runs, in order. The framework adapters add theirs here.
-ROW_GROUPS: list[Callable[[BenchTarget], list[Row]]] = [mcp_beside_rest, rest_on_asgi_beside_wsgi]
+def _adapter_groups() -> list[Callable[[BenchTarget], list[Row]]]:
+    from evaluation.adapters_bench import savers_beside_sqlite, sessions_beside_sqlite
+
+    return [sessions_beside_sqlite, savers_beside_sqlite]
+
+
+# The comparisons bench_integrations runs, in order.
+ROW_GROUPS: list[Callable[[BenchTarget], list[Row]]] = [mcp_beside_rest, rest_on_asgi_beside_wsgi, *_adapter_groups()]
 
 
 def ratios(rows: list[Row]) -> dict[str, float]:

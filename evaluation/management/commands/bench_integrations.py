@@ -1,4 +1,5 @@
-"""``manage.py bench_integrations``: MCP beside REST over real HTTP from one run (evaluation/integrations_bench.py)."""
+"""``manage.py bench_integrations``: MCP beside REST over real HTTP, and the framework adapters beside their
+frameworks' SQLite implementations, from one run (evaluation/integrations_bench.py, adapters_bench.py)."""
 
 from __future__ import annotations
 
@@ -34,13 +35,19 @@ class Command(BaseCommand):
     help = (
         "Serve config.asgi with uvicorn in a subprocess on the configured database (use a scratch one) and time "
         "memory_write and memory_context over MCP's streamable HTTP beside the same REST calls, alternating; "
-        "prints p50/p95, the MCP/REST ratio and the machine's speed probe."
+        "MemgovSession beside the Agents SDK's SQLiteSession and MemgovSaver beside LangGraph's SqliteSaver; "
+        "prints p50/p95, each row's ratio to its peer and the machine's speed probe."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--requests", type=int, default=200, help="timed calls per row")
         parser.add_argument("--warmup", type=int, default=20, help="untimed calls before the timed ones")
         parser.add_argument("--subjects", type=int, default=20, help="people the writes go to, in turn")
+        parser.add_argument(
+            "--sessions", type=int, default=5, help="adapter rows: sessions of 100 items, threads of 50 checkpoints"
+        )
+        parser.add_argument("--items", type=int, default=100, help="items per Agents SDK session")
+        parser.add_argument("--checkpoints", type=int, default=50, help="checkpoints per LangGraph thread")
         parser.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
 
     def handle(self, *args: object, **options: object) -> None:
@@ -67,7 +74,17 @@ class Command(BaseCommand):
         started = time.monotonic()
         try:
             with served() as url:
-                target = BenchTarget(url, key, subjects, reader, requests, warmup)
+                target = BenchTarget(
+                    url,
+                    key,
+                    subjects,
+                    reader,
+                    requests,
+                    warmup,
+                    sessions=int(options["sessions"]),
+                    items=int(options["items"]),
+                    checkpoints=int(options["checkpoints"]),
+                )
                 rows = [row for group in ROW_GROUPS for row in group(target)]
         finally:
             agent_key_revoke(client=agent, actor="bench")
