@@ -43,7 +43,7 @@ def test_the_admin_makes_a_key_read_only_and_its_writes_stop(page: Page, login, 
     expect(page.get_by_test_id("scopes-demo-agent")).to_contain_text("memory.read, sessions.read")
     screenshot(page, "console-agent-scopes")
 
-    assert AgentClient.objects.get(pk=world.demo_agent.pk).scopes == ["memory.read", "sessions.read"]
+    assert AgentClient.objects.get(pk=world.demo_agent.pk).scopes == ["handoffs.read", "memory.read", "sessions.read"]
     assert _write(world.demo_key) == 403
 
 
