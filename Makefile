@@ -14,7 +14,29 @@ $(STAMP): requirements.lock
 	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.lock
 	rm -f $(VENV)/.installed-* && touch $@
 
-install: $(STAMP)
+# The frameworks' own tests ship in their source distributions only (tests/client/test_*_upstream.py run
+# them against memgov's adapters). Fetched here, at the versions requirements.lock pins, each checked
+# against its digest in upstream-tests.sha256; a test run never reaches the network.
+LGC_VERSION := $(shell sed -n 's/^langgraph-checkpoint==//p' requirements.lock)
+UPSTREAM := var/upstream/langgraph_checkpoint-$(LGC_VERSION)
+OAI_VERSION := $(shell sed -n 's/^openai-agents==//p' requirements.lock)
+OAI_UPSTREAM := var/upstream/openai_agents-$(OAI_VERSION)
+
+var/upstream/%.tar.gz: | $(STAMP)
+	mkdir -p var/upstream
+	$(BIN)/python -m pip download --quiet --disable-pip-version-check --no-deps --no-binary :all: \
+		-d var/upstream "$(shell echo $* | sed 's/_/-/; s/-\([0-9][^-]*\)$$/==\1/')"
+	cd var/upstream && grep " $*.tar.gz$$" ../../upstream-tests.sha256 | sha256sum -c --quiet
+
+$(UPSTREAM)/tests/test_store.py: var/upstream/langgraph_checkpoint-$(LGC_VERSION).tar.gz
+	tar -xzf $< -C var/upstream
+	touch $@
+
+$(OAI_UPSTREAM)/tests/memory/test_session.py: var/upstream/openai_agents-$(OAI_VERSION).tar.gz
+	tar -xzf $< -C var/upstream
+	touch $@
+
+install: $(STAMP) $(UPSTREAM)/tests/test_store.py $(OAI_UPSTREAM)/tests/memory/test_session.py
 
 run: install
 	MEMGOV_DEBUG=1 $(BIN)/python manage.py migrate --noinput

@@ -36,6 +36,8 @@ class Event(StrEnum):
     SESSION_EVENTS_APPENDED = "session_events_appended"
     SESSION_POPPED = "session_popped"
     TASK_STATE_CHANGED = "task_state_changed"
+    HANDOFF_CREATED = "handoff_created"
+    HANDOFF_RECEIVED = "handoff_received"
     SESSION_OPTED_OUT = "session_opted_out"
     SESSION_CLEARED = "session_cleared"
     SUBJECT_EXPORTED = "subject_exported"

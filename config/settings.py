@@ -40,10 +40,12 @@ INSTALLED_APPS = [
     "governance",
     "memories",
     "conversations",
+    "handoffs",
     "audit",
     "api",
     "mymemories",
     "console",
+    "mcpserver",
     "monitoring",
     "evaluation",
     "demo",
@@ -67,6 +69,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
     {
@@ -215,7 +218,7 @@ REST_FRAMEWORK = {
         "api.auth.AgentKeyAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated", "api.scopes.AgentScopePermission"],
     "DEFAULT_PARSER_CLASSES": [
         "api.parsers.JSONParser",
         "api.parsers.FormParser",
@@ -289,7 +292,8 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": envstr("MEMGOV_LOG_LEVEL", "INFO")},
     # presidio logs every analysis call at INFO; keep its warnings only.
-    "loggers": {"presidio-analyzer": {"level": "WARNING"}},
+    # The MCP SDK logs every stateless request at INFO ("Terminating session: None"); its warnings stay.
+    "loggers": {"presidio-analyzer": {"level": "WARNING"}, "mcp": {"level": "WARNING"}},
 }
 
 # --- Sessions --------------------------------------------------------------------------------

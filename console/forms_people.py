@@ -6,9 +6,21 @@ from django import forms
 from django.core.validators import RegexValidator
 from django.utils.translation import gettext_lazy as _
 
-from governance.models import MEMBERSHIP_ROLES
+from governance.models import MEMBERSHIP_ROLES, all_agent_scopes
+from governance.scopes import SCOPE_TABLE
 
 ROLE_CHOICES = [(value, value) for value, _label in MEMBERSHIP_ROLES]
+SCOPE_CHOICES = [(grant.scope.value, grant.scope.value) for grant in SCOPE_TABLE]
+
+
+def _scopes_field() -> forms.MultipleChoiceField:
+    return forms.MultipleChoiceField(
+        label=_("What the key may call"),
+        choices=SCOPE_CHOICES,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Nothing ticked: the key can call nothing. A retrieval agent needs memory.read only."),
+    )
 
 
 class AgentCreateForm(forms.Form):
@@ -18,6 +30,15 @@ class AgentCreateForm(forms.Form):
         validators=[RegexValidator(r"^[a-z0-9][a-z0-9_.-]{0,99}$", _("Lowercase letters, digits, '-', '_' or '.'."))],
         help_text=_("e.g. support-bot. Lowercase letters, digits, '-', '_' or '.'."),
     )
+    scopes = _scopes_field()
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("initial", {"scopes": all_agent_scopes()})
+        super().__init__(*args, **kwargs)
+
+
+class AgentScopesForm(forms.Form):
+    scopes = _scopes_field()
 
 
 class RoleForm(forms.Form):

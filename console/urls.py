@@ -34,6 +34,7 @@ urlpatterns = [
     path("agents/create", views_agents.agent_create, name="agent-create"),
     path("agents/<int:agent_id>/revoke", views_agents.agent_revoke, name="agent-revoke"),
     path("agents/<int:agent_id>/rotate", views_agents.agent_rotate, name="agent-rotate"),
+    path("agents/<int:agent_id>/scopes", views_agents.agent_scopes, name="agent-scopes"),
     path("people/", views_people.people, name="people"),
     path("people/invite", views_people.person_invite, name="person-invite"),
     path(

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 
 from dbkit.ids import new_id
-from governance.vocabulary import Role
+from governance.vocabulary import AgentScope, Role
 from vault.fields import EncryptedTextField
 
 
@@ -134,6 +134,11 @@ class ProjectMembership(models.Model):
         constraints = [models.UniqueConstraint(fields=["project", "membership"], name="projectmembership_unique")]
 
 
+def all_agent_scopes() -> list[str]:
+    """A new key's scopes unless the admin picks fewer: everything an agent may be granted."""
+    return [scope.value for scope in AgentScope]
+
+
 class AgentClient(models.Model):
     """A service account bound to one tenant. Only a hash of its API key is stored."""
 
@@ -145,6 +150,8 @@ class AgentClient(models.Model):
     allowed_types = models.JSONField(default=list, blank=True)
     allowed_levels = models.JSONField(default=list, blank=True)
     can_export_audit = models.BooleanField(default=False)
+    # What the key may call (governance/scopes.py). Unlike the two lists above, empty means nothing.
+    scopes = models.JSONField(default=all_agent_scopes, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
 

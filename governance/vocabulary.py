@@ -106,3 +106,19 @@ SHORT_TERM_LEVELS = frozenset({Level.SESSION, Level.TASK})
 SHARED_LEVELS = frozenset({Level.TEAM, Level.PROJECT, Level.TENANT})
 SHORT_LIVED_TYPES = frozenset({MemoryType.TEMPORARY_CONTEXT, MemoryType.TASK_STATE, MemoryType.TOOL_RESULT_REF})
 RULE_TYPES = frozenset({MemoryType.ORGANIZATION_RULE, MemoryType.PROJECT_RULE})
+
+
+class AgentScope(StrEnum):
+    """What an agent key may call (REST endpoints and MCP tools alike); governance/scopes.py lists each."""
+
+    MEMORY_READ = "memory.read"
+    MEMORY_WRITE = "memory.write"
+    MEMORY_MANAGE = "memory.manage"
+    MEMORY_CONFIRM = "memory.confirm"
+    SESSIONS_READ = "sessions.read"
+    SESSIONS_WRITE = "sessions.write"
+    HANDOFFS_READ = "handoffs.read"
+
+
+# A retrieval-only agent: it reads what it is given and changes nothing.
+READ_ONLY_SCOPES = frozenset({AgentScope.MEMORY_READ, AgentScope.SESSIONS_READ})

@@ -8,9 +8,9 @@ from django.http import Http404, HttpRequest
 
 from governance.agents import AgentPrincipal
 from governance.models import AgentClient, Membership
-from governance.vocabulary import Status
-from memories.models import Memory
-from memories.selectors import memory_get
+from governance.vocabulary import Role, Status
+from memories.models import Confirmation, Memory
+from memories.selectors import confirmation_get, memory_get
 
 
 @dataclass(frozen=True)
@@ -33,10 +33,16 @@ def membership_for_user(user: object) -> Membership | None:
     return Membership.objects.select_related("tenant").filter(user=user).order_by("pk").first()
 
 
+def caller_for_agent(client: AgentClient) -> Caller:
+    """An agent, whichever surface its key came in by (REST, MCP over HTTP or stdio)."""
+    principal = AgentPrincipal(client)
+    return Caller(tenant_id=principal.tenant_id, actor=principal.label, agent=client)
+
+
 def caller_for(request: HttpRequest) -> Caller:
     user = request.user
     if isinstance(user, AgentPrincipal):
-        return Caller(tenant_id=user.tenant_id, actor=user.label, agent=user.client)
+        return caller_for_agent(user.client)
     membership = membership_for_user(user)
     if membership is None:
         raise Http404("no membership")
@@ -61,3 +67,28 @@ def memory_for_caller(caller: Caller, memory_id: object, *, change: bool = False
     if caller.is_agent and memory.status == Status.DELETED:
         raise Http404("no such memory")
     return memory
+
+
+def confirmation_for_caller(caller: Caller, confirmation_id: object) -> Confirmation:
+    """The confirmation if this caller may settle it; the same 404 otherwise.
+
+    confirm_by=user: the subject themself, or an agent of the tenant acting on their word.
+    confirm_by=admin: a tenant admin (team owner for their team's rules) — never an agent, never the proposer.
+    """
+    confirmation = confirmation_get(tenant_id=caller.tenant_id, confirmation_id=confirmation_id)
+    if confirmation is None:
+        raise Http404
+    memory = confirmation.memory
+    if confirmation.confirm_by == "user":
+        if caller.is_agent or caller.subject_id == memory.user_id:
+            return confirmation
+        raise Http404
+    membership: Membership | None = caller.membership
+    if membership is None:
+        raise Http404
+    if membership.role == Role.TENANT_ADMIN:
+        return confirmation
+    owns_team = membership.teammembership_set.filter(team__slug=memory.team, is_owner=True).exists()
+    if memory.team and owns_team:
+        return confirmation
+    raise Http404

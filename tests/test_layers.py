@@ -19,6 +19,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("governance",),
     ("memories",),
     ("conversations",),
+    ("handoffs",),
     ("monitoring",),
     ("api", "console", "mymemories", "mcpserver"),
     ("evaluation", "demo"),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.http import Http404
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -15,12 +14,9 @@ from api.memories.write_serializers import (
     DecisionSerializer,
     WriteRequestSerializer,
 )
-from governance.models import Membership
 from governance.pipeline.base import InvalidCandidate
-from governance.vocabulary import Role
-from memories.access import Caller, caller_for
+from memories.access import Caller, caller_for, confirmation_for_caller
 from memories.models import Confirmation
-from memories.selectors import confirmation_get
 from memories.services.confirmations import (
     ConfirmationError,
     ConsentRequired,
@@ -93,31 +89,6 @@ class MemoryWriteApi(APIView):
         return Response(decision_payload(result))
 
 
-def _confirmation_for_caller(caller: Caller, confirmation_id: str) -> Confirmation:
-    """The confirmation if this caller may settle it; the same 404 otherwise.
-
-    confirm_by=user: the subject themself, or an agent of the tenant acting on their word.
-    confirm_by=admin: a tenant admin (team owner for their team's rules) — never an agent, never the proposer.
-    """
-    confirmation = confirmation_get(tenant_id=caller.tenant_id, confirmation_id=confirmation_id)
-    if confirmation is None:
-        raise Http404
-    memory = confirmation.memory
-    if confirmation.confirm_by == "user":
-        if caller.is_agent or caller.subject_id == memory.user_id:
-            return confirmation
-        raise Http404
-    membership: Membership | None = caller.membership
-    if membership is None:
-        raise Http404
-    if membership.role == Role.TENANT_ADMIN:
-        return confirmation
-    owns_team = membership.teammembership_set.filter(team__slug=memory.team, is_owner=True).exists()
-    if memory.team and owns_team:
-        return confirmation
-    raise Http404
-
-
 def _settled(confirmation: Confirmation) -> Response:
     confirmation.refresh_from_db()
     return Response(
@@ -157,7 +128,7 @@ class ConfirmationAcceptApi(APIView):
     )
     def post(self, request: Request, confirmation_id: str) -> Response:
         caller = caller_for(request)
-        confirmation = _confirmation_for_caller(caller, confirmation_id)
+        confirmation = confirmation_for_caller(caller, confirmation_id)
         data = ConfirmationAcceptSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         if confirmation.confirm_by == "admin":
@@ -195,7 +166,7 @@ class ConfirmationDeclineApi(APIView):
     @extend_schema(request=None, responses=ConfirmationOutSerializer, summary="Decline a pending memory")
     def post(self, request: Request, confirmation_id: str) -> Response:
         caller = caller_for(request)
-        confirmation = _confirmation_for_caller(caller, confirmation_id)
+        confirmation = confirmation_for_caller(caller, confirmation_id)
         try:
             confirmation_decline(confirmation=confirmation, actor=caller.actor)
         except ConfirmationError as exc:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from api.sessions import history_views, task_views, views
+from api.sessions import handoff_views, history_views, task_views, views
 
 urlpatterns = [
     path("sessions", views.SessionListApi.as_view(), name="api-session-list"),
@@ -12,4 +12,6 @@ urlpatterns = [
     path("sessions/<uuid:session_id>/compact", history_views.CompactApi.as_view(), name="api-session-compact"),
     path("sessions/<uuid:session_id>/context", history_views.ContextApi.as_view(), name="api-session-context"),
     path("tasks/<str:task_id>", task_views.TaskStateApi.as_view(), name="api-task-state"),
+    path("handoffs", handoff_views.HandoffCreateApi.as_view(), name="api-handoff-create"),
+    path("handoffs/<uuid:handoff_id>", handoff_views.HandoffDetailApi.as_view(), name="api-handoff-detail"),
 ]

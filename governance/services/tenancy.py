@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
@@ -13,10 +14,10 @@ from guardian.shortcuts import assign_perm, remove_perm
 from audit.events import Event
 from audit.services import audit_record
 from governance.agents import generate_key
-from governance.models import AgentClient, Membership, Team, TeamMembership, Tenant
+from governance.models import AgentClient, Membership, Team, TeamMembership, Tenant, all_agent_scopes
 from governance.policy import default_policy_document, snapshot_from_document
 from governance.services.policy import policy_version_insert
-from governance.vocabulary import Role
+from governance.vocabulary import AgentScope, Role
 
 AGENT_NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,99}$")
 
@@ -108,19 +109,51 @@ def user_create(*, username: str, password: str | None, email: str = "") -> Abst
 
 
 @transaction.atomic
-def agent_key_create(*, tenant: Tenant, name: str, actor: str) -> tuple[AgentClient, str]:
-    """Create an agent client; returns it with its key, which is never stored or shown again."""
+def _checked_scopes(scopes: Iterable[str]) -> list[str]:
+    chosen = sorted(set(scopes))
+    unknown = set(chosen) - {scope.value for scope in AgentScope}
+    if unknown:
+        raise ValueError(f"scopes: unknown {', '.join(sorted(unknown))}")
+    return chosen
+
+
+def agent_key_create(
+    *, tenant: Tenant, name: str, actor: str, scopes: Iterable[str] | None = None
+) -> tuple[AgentClient, str]:
+    """Create an agent client; returns it with its key, which is never stored or shown again.
+
+    ``scopes`` defaults to every scope; a retrieval-only agent gets ``READ_ONLY_SCOPES``.
+    """
     if not AGENT_NAME.match(name):
         raise ValueError("agent name: use 1-100 lowercase letters, digits, '-', '_' or '.'")
+    chosen = _checked_scopes(all_agent_scopes() if scopes is None else scopes)
     full, prefix, key_hash = generate_key()
-    client = AgentClient.objects.create(tenant=tenant, name=name, key_prefix=prefix, key_hash=key_hash)
+    client = AgentClient.objects.create(tenant=tenant, name=name, key_prefix=prefix, key_hash=key_hash, scopes=chosen)
     audit_record(
         tenant_id=tenant.pk,
         event=Event.AGENT_KEY_CREATED,
         actor=actor,
-        details={"agent": name, "key_prefix": prefix},
+        details={"agent": name, "key_prefix": prefix, "scopes": chosen},
     )
     return client, full
+
+
+@transaction.atomic
+def agent_scopes_set(*, client: AgentClient, scopes: Iterable[str], actor: str) -> AgentClient:
+    """Replace what the key may call (REST and MCP alike); takes effect on its next request."""
+    chosen = _checked_scopes(scopes)
+    client = AgentClient.objects.select_for_update().get(pk=client.pk)
+    if sorted(client.scopes) == chosen:
+        return client
+    client.scopes = chosen
+    client.save(update_fields=["scopes"])
+    audit_record(
+        tenant_id=client.tenant_id,
+        event=Event.AGENT_RIGHTS_CHANGED,
+        actor=actor,
+        details={"agent": client.name, "key_prefix": client.key_prefix, "scopes": chosen},
+    )
+    return client
 
 
 @transaction.atomic

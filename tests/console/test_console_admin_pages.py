@@ -8,7 +8,7 @@ from django.test import Client
 
 from audit.events import Event
 from audit.models import AuditEvent
-from governance.models import AgentClient, Invitation, Membership, PolicyVersion, Project, Team
+from governance.models import AgentClient, Invitation, Membership, PolicyVersion, Project, Team, all_agent_scopes
 from governance.pipeline.base import Candidate, Scope
 from governance.services.projects import project_create
 from governance.services.tenancy import membership_set, user_create
@@ -86,6 +86,7 @@ def post_endpoints(world, rule_id):
         ("/console/agents/create", {"name": "new-agent"}),
         (f"/console/agents/{agent}/revoke", {}),
         (f"/console/agents/{agent}/rotate", {}),
+        (f"/console/agents/{agent}/scopes", {f"s{agent}-scopes": ["memory.read"]}),
         ("/console/people/invite", {"username": "erin", "role": "member"}),
         (f"/console/people/{alice}/role", {"role": "tenant_admin"}),
         ("/console/teams/create", {"slug": "new-team"}),
@@ -298,7 +299,8 @@ def test_agent_rights_are_saved_and_enforced(client, world):
 
 def test_a_new_key_is_shown_once_and_works(client, world):
     login(client, world.carol)
-    response = client.post("/console/agents/create", {"name": "support-bot"})
+    # The page ticks every scope for a new key; the form sends what stays ticked.
+    response = client.post("/console/agents/create", {"name": "support-bot", "scopes": all_agent_scopes()})
     assert response.status_code == 200 and response["Cache-Control"] == "no-store"
     key = response.context["key"]
     assert key in response.content.decode()

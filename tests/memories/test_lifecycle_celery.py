@@ -174,7 +174,7 @@ def test_a_process_that_ignores_sigterm_is_killed_after_the_grace_period():
 def test_the_embedded_stack_is_web_one_worker_and_exactly_one_beat():
     specs = stack_specs(host="127.0.0.1", port=8123)
     assert [spec.name for spec in specs] == ["web", "worker", "beat"]
-    assert specs[0].argv[-2:] == ["runserver", "127.0.0.1:8123"]
+    assert specs[0].argv[-5:] == ["config.asgi:application", "--host", "127.0.0.1", "--port", "8123"]
     assert "--pool=solo" in specs[1].argv and specs[2].argv[-2:] == ["beat", "--loglevel=INFO"]
     gunicorn = stack_specs(host="0.0.0.0", port=80, web="gunicorn", with_beat=False)
     assert [spec.name for spec in gunicorn] == ["web", "worker"]

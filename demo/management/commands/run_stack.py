@@ -117,13 +117,23 @@ def _signal_group(proc: subprocess.Popen[str], sig: signal.Signals) -> None:
 
 
 def stack_specs(
-    *, host: str, port: int, web: str = "runserver", with_worker: bool = True, with_beat: bool = True
+    *, host: str, port: int, web: str = "uvicorn", with_worker: bool = True, with_beat: bool = True
 ) -> list[ProcessSpec]:
     python = sys.executable
     manage = str(settings.BASE_DIR / "manage.py")
-    if web == "gunicorn":
-        web_argv = [python, "-m", "gunicorn", "config.wsgi", "--bind", f"{host}:{port}", "--workers", "2"]
-    else:
+    if web == "uvicorn":  # config.asgi: Django and the MCP server at /mcp/ (docs/integrations.md)
+        web_argv = [python, "-m", "uvicorn", "config.asgi:application", "--host", host, "--port", str(port)]
+    elif web == "gunicorn":
+        web_argv = [
+            python,
+            "-m",
+            "gunicorn",
+            "config.asgi:application",
+            "--worker-class",
+            "uvicorn_worker.UvicornWorker",
+        ]
+        web_argv += ["--bind", f"{host}:{port}", "--workers", "2"]
+    else:  # Django's development server: pages and the REST API, without /mcp/
         web_argv = [python, manage, "runserver", f"{host}:{port}"]
     specs = [ProcessSpec("web", web_argv)]
     celery = [python, "-m", "celery", "-A", "config"]
@@ -144,7 +154,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", type=int, default=8000)
-        parser.add_argument("--web", choices=["runserver", "gunicorn"], default="runserver")
+        parser.add_argument("--web", choices=["uvicorn", "gunicorn", "runserver"], default="uvicorn")
         parser.add_argument("--no-worker", action="store_true", help="web and beat only")
         parser.add_argument("--no-beat", action="store_true", help="web and worker only")
 

@@ -1,0 +1,363 @@
+"""``MemgovSaver``: a LangGraph checkpointer (``BaseCheckpointSaver``) on memgov sessions.
+
+A thread is a memgov session (``workspace`` ``langgraph:<thread_id>`` of the subject ``user_id`` in ``app``);
+every ``put`` and every ``put_writes`` is one event of it, appended in order, sealed with the subject's key
+and kept for the tenant's session retention. A checkpoint event holds the checkpoint, its metadata, its
+parent checkpoint id and the channel values of the versions it made new (as LangGraph's own savers store
+them, so a checkpoint that changed one channel stores one); a writes event holds a task's pending writes
+for one checkpoint. Reading a thread rebuilds the checkpoints, parents, blobs and writes from its events, so
+time travel (``get_tuple`` with a ``checkpoint_id``) and forks (a ``put`` whose parent is an older
+checkpoint) are LangGraph's own, on an append-only, audited history. ``delete_thread`` deletes the session.
+
+The events are ``label`` events: memgov never puts them into a model's context projection nor extracts
+memories from them (a graph's state is not what a person said). Each event's content is at most the
+server's ``MEMGOV_SESSION_MAX_EVENT_CHARS`` (64,000 by default): a larger checkpoint is refused with
+``BadRequest``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import json
+import threading
+from collections.abc import AsyncIterator, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import (
+    WRITES_IDX_MAP,
+    BaseCheckpointSaver,
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    CheckpointTuple,
+    get_checkpoint_id,
+    get_checkpoint_metadata,
+)
+from langgraph.checkpoint.memory import InMemorySaver
+
+from memgov_client.client import Client
+from memgov_client.errors import NotFound
+
+WORKSPACE_PREFIX = "langgraph:"
+PAGE = 1000
+FIRST_PAGE = 20  # what a read asks for first when it knows the thread: usually all that is new
+
+Typed = tuple[str, bytes]
+
+
+def _pack(typed: Typed) -> list[str]:
+    return [typed[0], base64.b64encode(typed[1]).decode("ascii")]
+
+
+def _unpack(packed: list[str]) -> Typed:
+    return packed[0], base64.b64decode(packed[1])
+
+
+@dataclass
+class _Thread:
+    """A thread as its events rebuild it: per namespace, checkpoints (id → checkpoint, metadata, parent),
+    channel values by version, and pending writes per checkpoint keyed as LangGraph's savers key them."""
+
+    checkpoints: dict[str, dict[str, tuple[list[str], list[str], str | None]]] = field(default_factory=dict)
+    blobs: dict[tuple[str, str, str], list[str]] = field(default_factory=dict)
+    writes: dict[tuple[str, str], dict[tuple[str, int], tuple[str, str, list[str], str]]] = field(default_factory=dict)
+
+    def apply(self, record: dict[str, Any]) -> None:
+        ns = record["ns"]
+        if record["lg"] == "checkpoint":
+            for channel, (version, packed) in record["blobs"].items():
+                self.blobs[(ns, channel, version)] = packed
+            self.checkpoints.setdefault(ns, {})[record["id"]] = (
+                record["checkpoint"],
+                record["metadata"],
+                record["parent"],
+            )
+        elif record["lg"] == "writes":
+            stored = self.writes.setdefault((ns, record["checkpoint_id"]), {})
+            for idx, channel, packed in record["writes"]:
+                key = (record["task_id"], idx)
+                if idx >= 0 and key in stored:  # a task's regular writes are kept once; special ones replace
+                    continue
+                stored[key] = (record["task_id"], channel, packed, record.get("task_path", ""))
+
+
+class MemgovSaver(BaseCheckpointSaver[str]):
+    """``MemgovSaver(*, base_url, api_key, user_id, app="default")``; ``client`` lends a
+    ``memgov_client.Client``. Use it as ``graph.compile(checkpointer=MemgovSaver(...))``."""
+
+    def __init__(
+        self,
+        *,
+        base_url: str = "",
+        api_key: str = "",
+        user_id: str,
+        app: str = "default",
+        client: Client | None = None,
+        serde: Any = None,
+    ) -> None:
+        super().__init__(serde=serde)
+        if client is None and not (base_url and api_key):
+            raise ValueError("MemgovSaver needs base_url and api_key (or a client)")
+        self.user_id = user_id
+        self.app = app
+        self._owns_client = client is None
+        self._client = client or Client(base_url, api_key)
+        self._sessions: dict[str, str] = {}  # thread id → memgov session id
+        self._threads: dict[str, tuple[_Thread, str]] = {}  # session id → the thread read so far, its last event
+        self._lock = threading.Lock()
+
+    get_next_version = InMemorySaver.get_next_version  # versions as LangGraph's own savers make them
+
+    # Threads and their sessions.
+
+    def _session(self, thread_id: str, *, create: bool) -> str | None:
+        with self._lock:
+            if thread_id in self._sessions:
+                return self._sessions[thread_id]
+            workspace = WORKSPACE_PREFIX + str(thread_id)
+            found = self._client.sessions.list(user_id=self.user_id, app=self.app, workspace=workspace, last=True)
+            if found["results"]:
+                self._sessions[thread_id] = found["results"][0]["id"]
+            elif create:
+                made = self._client.sessions.create(user_id=self.user_id, app=self.app, workspace=workspace)
+                self._sessions[thread_id] = made["id"]
+            return self._sessions.get(thread_id)
+
+    def _thread_ids(self) -> list[str]:
+        return [
+            s["workspace"].removeprefix(WORKSPACE_PREFIX)
+            for s in self._client.sessions.iter(user_id=self.user_id, app=self.app)
+            if s["workspace"].startswith(WORKSPACE_PREFIX)
+        ]
+
+    def _read(self, thread_id: str) -> _Thread:
+        """The thread as its events rebuild it. The events this saver read before are kept, so a read fetches
+        only what was appended since (one small page when nothing else wrote); when the history it knew is no
+        longer on the session's branch, the whole branch is read again."""
+        session_id = self._session(thread_id, create=False)
+        if session_id is None:
+            return _Thread()
+        known = self._threads.get(session_id)
+        fresh: list[dict[str, Any]] = []
+        leaf: str | None = None
+        limit = FIRST_PAGE if known else PAGE
+        try:
+            while True:
+                branch = self._client.sessions.events(session_id, leaf=leaf, limit=limit)
+                page = branch["events"]
+                ids = [event["id"] for event in page]
+                if known is not None and known[1] in ids:
+                    fresh[:0] = page[ids.index(known[1]) + 1 :]
+                    break
+                fresh[:0] = page
+                if not branch["has_more"]:
+                    known = None  # what was known is gone from the branch: rebuild from the root
+                    break
+                leaf, limit = branch["next_leaf"], PAGE
+        except NotFound:  # deleted meanwhile (by the person, or another saver)
+            with self._lock:
+                self._sessions.pop(thread_id, None)
+                self._threads.pop(session_id, None)
+            return _Thread()
+        thread = known[0] if known is not None else _Thread()
+        for event in fresh:
+            if event["kind"] == "label" and event["content"]:
+                try:
+                    record = json.loads(event["content"])
+                except ValueError:
+                    continue
+                if isinstance(record, dict) and "lg" in record:
+                    thread.apply(record)
+        last = fresh[-1]["id"] if fresh else (known[1] if known is not None else None)
+        if last is not None:
+            with self._lock:
+                self._threads[session_id] = (thread, last)
+        return thread
+
+    def _append(self, thread_id: str, record: dict[str, Any]) -> None:
+        content = json.dumps(record, separators=(",", ":"))
+        for attempt in (0, 1):
+            session_id = self._session(thread_id, create=True)
+            assert session_id is not None
+            try:
+                self._client.sessions.append(session_id, [{"kind": "label", "content": content}])
+                return
+            except NotFound:
+                with self._lock:
+                    self._sessions.pop(thread_id, None)
+                    self._threads.pop(session_id, None)
+                if attempt:
+                    raise
+
+    # Reading.
+
+    def _tuple(self, thread: _Thread, thread_id: str, ns: str, checkpoint_id: str) -> CheckpointTuple:
+        packed, metadata, parent = thread.checkpoints[ns][checkpoint_id]
+        checkpoint: Checkpoint = self.serde.loads_typed(_unpack(packed))
+        values = {}
+        for channel, version in checkpoint["channel_versions"].items():
+            blob = thread.blobs.get((ns, channel, str(version)))
+            if blob is not None and blob[0] != "empty":
+                values[channel] = self.serde.loads_typed(_unpack(blob))
+        stored = thread.writes.get((ns, checkpoint_id), {})
+        writes = [
+            (task_id, channel, self.serde.loads_typed(_unpack(value)))
+            for task_id, channel, value, _path in (stored[k] for k in sorted(stored, key=lambda k: (stored[k][3], *k)))
+        ]
+        return CheckpointTuple(
+            config={"configurable": {"thread_id": thread_id, "checkpoint_ns": ns, "checkpoint_id": checkpoint_id}},
+            checkpoint={**checkpoint, "channel_values": values},
+            metadata=self.serde.loads_typed(_unpack(metadata)),
+            parent_config=(
+                {"configurable": {"thread_id": thread_id, "checkpoint_ns": ns, "checkpoint_id": parent}}
+                if parent
+                else None
+            ),
+            pending_writes=writes,
+        )
+
+    def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        thread_id = str(config["configurable"]["thread_id"])
+        ns = config["configurable"].get("checkpoint_ns", "")
+        thread = self._read(thread_id)
+        checkpoints = thread.checkpoints.get(ns, {})
+        checkpoint_id = get_checkpoint_id(config) or (max(checkpoints) if checkpoints else None)
+        if checkpoint_id is None or checkpoint_id not in checkpoints:
+            return None
+        return self._tuple(thread, thread_id, ns, checkpoint_id)
+
+    def list(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> Iterator[CheckpointTuple]:
+        thread_ids = [str(config["configurable"]["thread_id"])] if config else self._thread_ids()
+        wanted_ns = config["configurable"].get("checkpoint_ns") if config else None
+        wanted_id = get_checkpoint_id(config) if config else None
+        before_id = get_checkpoint_id(before) if before else None
+        for thread_id in thread_ids:
+            thread = self._read(thread_id)
+            for ns, checkpoints in thread.checkpoints.items():
+                if wanted_ns is not None and ns != wanted_ns:
+                    continue
+                for checkpoint_id in sorted(checkpoints, reverse=True):
+                    if (wanted_id and checkpoint_id != wanted_id) or (before_id and checkpoint_id >= before_id):
+                        continue
+                    metadata = self.serde.loads_typed(_unpack(checkpoints[checkpoint_id][1]))
+                    if filter and not all(metadata.get(k) == v for k, v in filter.items()):
+                        continue
+                    if limit is not None:
+                        if limit <= 0:
+                            return
+                        limit -= 1
+                    yield self._tuple(thread, thread_id, ns, checkpoint_id)
+
+    # Writing.
+
+    def put(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        thread_id = str(config["configurable"]["thread_id"])
+        ns = config["configurable"].get("checkpoint_ns", "")
+        stored = checkpoint.copy()
+        values: dict[str, Any] = stored.pop("channel_values")  # type: ignore[misc]
+        blobs = {
+            channel: [
+                str(version),
+                _pack(self.serde.dumps_typed(values[channel]) if channel in values else ("empty", b"")),
+            ]
+            for channel, version in new_versions.items()
+        }
+        self._append(
+            thread_id,
+            {
+                "lg": "checkpoint",
+                "ns": ns,
+                "id": checkpoint["id"],
+                "parent": config["configurable"].get("checkpoint_id"),
+                "checkpoint": _pack(self.serde.dumps_typed(stored)),
+                "metadata": _pack(self.serde.dumps_typed(get_checkpoint_metadata(config, metadata))),
+                "blobs": blobs,
+            },
+        )
+        return {"configurable": {"thread_id": thread_id, "checkpoint_ns": ns, "checkpoint_id": checkpoint["id"]}}
+
+    def put_writes(
+        self, config: RunnableConfig, writes: Sequence[tuple[str, Any]], task_id: str, task_path: str = ""
+    ) -> None:
+        thread_id = str(config["configurable"]["thread_id"])
+        packed = [
+            [WRITES_IDX_MAP.get(channel, idx), channel, _pack(self.serde.dumps_typed(value))]
+            for idx, (channel, value) in enumerate(writes)
+        ]
+        self._append(
+            thread_id,
+            {
+                "lg": "writes",
+                "ns": config["configurable"].get("checkpoint_ns", ""),
+                "checkpoint_id": config["configurable"]["checkpoint_id"],
+                "task_id": task_id,
+                "task_path": task_path,
+                "writes": packed,
+            },
+        )
+
+    def delete_thread(self, thread_id: str) -> None:
+        """Deletes the thread's session: its events, snapshots and session memories (audited, as any)."""
+        session_id = self._session(str(thread_id), create=False)
+        with self._lock:
+            self._sessions.pop(str(thread_id), None)
+            if session_id is not None:
+                self._threads.pop(session_id, None)
+        if session_id is not None:
+            with contextlib.suppress(NotFound):  # deleted meanwhile
+                self._client.sessions.delete(session_id)
+
+    # Async: the same calls on a worker thread (the client is synchronous, as SqliteSaver's sqlite3 is).
+
+    async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        return await asyncio.to_thread(self.get_tuple, config)
+
+    async def alist(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> AsyncIterator[CheckpointTuple]:
+        found = await asyncio.to_thread(lambda: list(self.list(config, filter=filter, before=before, limit=limit)))
+        for item in found:
+            yield item
+
+    async def aput(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        return await asyncio.to_thread(self.put, config, checkpoint, metadata, new_versions)
+
+    async def aput_writes(
+        self, config: RunnableConfig, writes: Sequence[tuple[str, Any]], task_id: str, task_path: str = ""
+    ) -> None:
+        await asyncio.to_thread(self.put_writes, config, writes, task_id, task_path)
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        await asyncio.to_thread(self.delete_thread, thread_id)
+
+    def close(self) -> None:
+        if self._owns_client:
+            self._client.close()
