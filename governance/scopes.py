@@ -38,7 +38,7 @@ SCOPE_TABLE: tuple[ScopeGrant, ...] = (
             "GET /api/v1/memories/{id}",
             "POST /api/v1/memories/used",
         ),
-        ("memory_context", "memory_list", "search_memory", "list_memories"),
+        ("memory_context", "memory_list", "memory_used", "search_memory", "list_memories"),
     ),
     ScopeGrant(
         AgentScope.MEMORY_WRITE,

@@ -27,6 +27,7 @@ from governance.models import AgentClient
 from governance.pipeline.base import InvalidCandidate
 from governance.scopes import scope_for_tool
 from memories.access import Caller, caller_for_agent
+from memories.services.citations import CitationError
 from memories.services.confirmations import ConfirmationError, ConsentRequired
 from memories.services.records import MemoryStateError
 
@@ -121,6 +122,8 @@ def _governed(*, binding: Binding, tool: str, work: Callable[[Caller], T]) -> T:
         raise ToolError(f"consent_required: {exc.field}: {exc}") from exc
     except ConfirmationError as exc:
         raise ToolError(f"confirmation_closed: {exc}") from exc
+    except CitationError as exc:
+        raise ToolError(f"invalid_request: {exc.field}: {exc.message}") from exc
 
 
 async def governed(ctx: Context, fallback: Binding | None, tool: str, work: Callable[[Caller, Binding], T]) -> T:

@@ -36,6 +36,7 @@ def decision_out(result: WriteResult) -> dict[str, Any]:
         "expires_at": _when(decision.expires_at),
         "deduplicated": decision.deduplicated,
         "conflict_with": str(decision.conflict_with) if decision.conflict_with else None,
+        "conflict_aspect": decision.conflict_aspect,
         "policy_version": decision.policy_version,
     }
 
@@ -85,6 +86,7 @@ def context_out(result: ContextResult) -> dict[str, Any]:
         items.append(
             {
                 "id": str(item.id),
+                "citation_id": item.citation_id,
                 "ref": item.ref,
                 "type": item.type,
                 "content": item.content,

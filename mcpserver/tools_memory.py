@@ -1,4 +1,4 @@
-"""memgov's own tools: write, context, list, forget, confirm. Each is the REST endpoint of the same name
+"""memgov's own tools: write, context, list, used, forget, confirm. Each is the REST endpoint of the same name
 (docs/api.md), calling the same service with the same arguments."""
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from memories.read.context import DEFAULT_TOKEN_BUDGET, DEFAULT_TOP_K, ContextRe
 from memories.read.scope import ContextScope
 from memories.selectors import memory_list_active_for_subject
 from memories.services import write as write_service
+from memories.services.citations import memory_used_record
 from memories.services.confirmations import confirmation_accept, confirmation_decline
 from memories.services.records import memory_delete
 
@@ -142,6 +143,25 @@ def register(server: MCPServer, fallback: Binding | None) -> None:
             }
 
         return await governed(ctx, fallback, "memory_list", work)
+
+    @server.tool(
+        name="memory_used",
+        description="After answering: report which context items your answer actually used, by their "
+        "`citation_id` from memory_context. Each is counted once however often it is reported; usage keeps "
+        "a memory from being archived as unused and ranks it. Report only what the answer relied on.",
+        annotations=WRITE,
+    )
+    async def memory_used(citation_ids: list[str], ctx: Context) -> dict[str, Any]:
+        def work(caller: Caller, _binding: Binding) -> dict[str, Any]:
+            result = memory_used_record(
+                tenant_id=caller.tenant_id,
+                actor=caller.actor,
+                citation_ids=citation_ids,
+                subject_id=caller.subject_id,
+            )
+            return {"recorded": result.recorded, "repeated": result.repeated}
+
+        return await governed(ctx, fallback, "memory_used", work)
 
     @server.tool(
         name="memory_forget",

@@ -25,6 +25,18 @@ def test_write_context_and_get(memgov):
     assert memgov.memories.get(decision["memory_id"])["content"] == "Remember that I prefer answers with tables."
 
 
+def test_the_answer_reports_the_citations_it_used_once(memgov):
+    decision = memgov.memories.write(content="Remember that I prefer answers with tables.", scope=ALICE, source=ASKED)
+    context = memgov.memories.context(scope={"user_id": "alice"}, query="tables")
+    cited = [item["citation_id"] for item in context["items"] if item["id"] == decision["memory_id"]]
+    assert memgov.memories.used(cited) == {"recorded": 1, "repeated": 0}
+    assert memgov.memories.used(cited) == {"recorded": 0, "repeated": 1}
+    assert Memory.objects.get(pk=decision["memory_id"]).use_count >= 1
+    with pytest.raises(BadRequest) as caught:
+        memgov.memories.used([])
+    assert caught.value.field == "citation_ids"
+
+
 def test_a_rejected_write_is_returned_not_raised(memgov):
     secret = "My key is sk-proj-abc123def456ghi789jkl012mno345, remember it"
     decision = memgov.memories.write(content=secret, scope=ALICE, source=ASKED)

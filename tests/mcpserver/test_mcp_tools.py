@@ -21,6 +21,7 @@ TOOLS = {
     "list_memories",
     "delete_memories",
     "delete_all_memories",
+    "memory_used",
     "session_start",
     "session_append",
     "session_context",
@@ -33,7 +34,7 @@ INFERRED = {
     "source": {"source_type": "agent_inference"},
     "confidence": 0.8,
 }
-IDS = {"id", "memory_id", "confirmation_id", "created_at", "updated_at", "last_used_at"}
+IDS = {"id", "memory_id", "confirmation_id", "citation_id", "created_at", "updated_at", "last_used_at"}
 
 
 def _without_ids(value):
@@ -186,3 +187,16 @@ def test_every_tool_has_a_scope_a_description_and_an_input_schema(world, mcp_too
     assert tools["delete_all_memories"].annotations.destructive_hint
     assert tools["add_memories"].input_schema["required"] == ["text"]
     assert tools["delete_memories"].input_schema["required"] == ["memory_ids"]
+
+
+def test_memory_used_counts_a_citation_once_and_only_for_its_tenant(world, mcp_call, make_memory):
+    memory = make_memory(world.demo, "Prefers tables in answers", user_id="alice")
+    context = mcp_call(world.demo_key, "memory_context", {"scope": {"user_id": "alice"}, "query": "tables"}).data
+    cited = [item["citation_id"] for item in context["items"] if item["id"] == str(memory.pk)]
+    assert len(cited) == 1
+    other = mcp_call(world.acme_key, "memory_used", {"citation_ids": cited})
+    assert other.error and "citation_ids[0]" in other.text
+    assert mcp_call(world.demo_key, "memory_used", {"citation_ids": cited}).data == {"recorded": 1, "repeated": 0}
+    assert mcp_call(world.demo_key, "memory_used", {"citation_ids": cited}).data == {"recorded": 0, "repeated": 1}
+    bad = mcp_call(world.demo_key, "memory_used", {"citation_ids": []})
+    assert bad.error and "invalid_request: citation_ids" in bad.text

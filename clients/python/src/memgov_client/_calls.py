@@ -85,6 +85,10 @@ def memory_context(
     )
 
 
+def memory_used(citation_ids: Iterable[str]) -> Call:
+    return Call("POST", f"{V1}/memories/used", json={"citation_ids": list(citation_ids)})
+
+
 def memory_list(*, user_id: str, limit: int | None, offset: int | None) -> Call:
     return Call("GET", f"{V1}/memories", params=_body(user_id=user_id, limit=limit, offset=offset))
 

@@ -24,6 +24,7 @@ from memgov_client.types import (
     ReadScope,
     Source,
     TaskCompleted,
+    Used,
     WriteScope,
 )
 
@@ -81,6 +82,10 @@ class AsyncMemories:
             language=language,
         )
         return cast(ContextResult, await self._t.send(call))
+
+    async def used(self, citation_ids: Iterable[str]) -> Used:
+        """After answering: which context items (their ``citation_id``) the answer used; each counts once."""
+        return cast(Used, await self._t.send(_calls.memory_used(citation_ids)))
 
     async def list(self, *, user_id: str, limit: int | None = None, offset: int | None = None) -> Page[Memory]:
         """One page of a subject's active memories."""

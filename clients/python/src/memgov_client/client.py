@@ -24,6 +24,7 @@ from memgov_client.types import (
     ReadScope,
     Source,
     TaskCompleted,
+    Used,
     WriteScope,
 )
 
@@ -83,6 +84,10 @@ class Memories:
             language=language,
         )
         return cast(ContextResult, self._t.send(call))
+
+    def used(self, citation_ids: Iterable[str]) -> Used:
+        """After answering: which context items (their ``citation_id``) the answer used; each counts once."""
+        return cast(Used, self._t.send(_calls.memory_used(citation_ids)))
 
     def list(self, *, user_id: str, limit: int | None = None, offset: int | None = None) -> Page[Memory]:
         """One page of a subject's active memories."""

@@ -49,6 +49,7 @@ class Decision(TypedDict):
 
 class ContextItem(TypedDict):
     id: str
+    citation_id: str  # report it with ``memories.used()`` when the answer used this item
     ref: str
     type: str
     content: str
@@ -71,6 +72,11 @@ class ContextResult(TypedDict):
     top_k: int
     language: str
     omitted: int
+
+
+class Used(TypedDict):
+    recorded: int  # uses counted now
+    repeated: int  # citations reported before: counted once only
 
 
 class Memory(TypedDict):
