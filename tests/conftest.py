@@ -43,13 +43,18 @@ def _flush_without_audit_triggers(original: Callable) -> Callable:
     def teardown(self: TransactionTestCase) -> None:
         from django.db import connections
 
-        with contextlib.ExitStack() as stack:
-            for alias in self._databases_names(include_mirrors=False):
-                connection = connections[alias]
-                stack.enter_context(as_owner(alias))  # flush TRUNCATEs every table, the key store's too
-                if connection.vendor in ("sqlite", "postgresql") and "audit_auditevent" in _tables(connection):
-                    stack.enter_context(triggers_disabled(connection))
-            original(self)
+        aliases = self._databases_names(include_mirrors=False)
+        with contextlib.ExitStack() as owners:
+            # Every database as the owner first (flush TRUNCATEs every table, the key store's too), and the
+            # triggers back in place before any of them logs in as the service role again.
+            for alias in aliases:
+                owners.enter_context(as_owner(alias))
+            with contextlib.ExitStack() as stack:
+                for alias in aliases:
+                    connection = connections[alias]
+                    if connection.vendor in ("sqlite", "postgresql") and "audit_auditevent" in _tables(connection):
+                        stack.enter_context(triggers_disabled(connection))
+                original(self)
 
     return teardown
 

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from django.db import connections
 
 _owner: dict[str, tuple[str, str]] = {}
+_depth: dict[str, int] = {}  # 1 while an as_owner() holds the alias: an inner one changes nothing
 
 
 def service_role() -> tuple[str, str] | None:
@@ -59,15 +60,17 @@ def runs_as_service_role(alias: str = "default") -> bool:
 def as_owner(alias: str = "default") -> Iterator[None]:
     """Log in as the tables' owner for the duration (a no-op unless the suite runs as the service role)."""
     role = service_role()
-    if alias not in _owner or role is None:
-        yield
+    if alias not in _owner or role is None or _depth.get(alias):
+        yield  # not running as the service role, or already the owner (an outer as_owner)
         return
     if connections[alias].in_atomic_block:
         raise RuntimeError("as_owner() is another login: use django_db(transaction=True)")
     _login(alias, *_owner[alias])
+    _depth[alias] = 1
     try:
         yield
     finally:
+        _depth[alias] = 0
         # What the owner did may have created tables (a test that migrates back and forth): grant the
         # service role its rights on them, as ``migrate`` does in production (audit/apps.py).
         if _tables_without_grants(alias, role[0]):
