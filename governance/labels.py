@@ -70,6 +70,13 @@ REASON_LABELS: dict[str, Promise] = {
     "seeded": _("Demo data."),
 }
 
+# Once a confirmation or an approval is settled, "why" follows what happened rather than what was asked.
+DECIDED_WHY: dict[str, Promise] = {
+    "confirmed_by_you": _("You confirmed it on %(date)s."),
+    "confirmed_for_you": _("Confirmed on %(date)s by %(who)s, on your word."),
+    "approved": _("Approved by %(who)s on %(date)s."),
+}
+
 # §18.1: how the list is grouped for a person, in this order.
 GROUPS: tuple[tuple[str, Promise, Promise], ...] = (
     ("preferences", _("Preferences"), _("How you like answers and work to be done.")),
