@@ -77,6 +77,13 @@ DECIDED_WHY: dict[str, Promise] = {
     "approved": _("Approved by %(who)s on %(date)s."),
 }
 
+# Why a shared rule reaches a person (My memories lists them read-only).
+RULE_REACH_LABELS: dict[str, Promise] = {
+    "tenant": _("Applies to everyone in your organization"),
+    "team": _("Applies because you are in the team %(where)s"),
+    "project": _("Applies because you are a member of the project %(where)s"),
+}
+
 # §18.1: how the list is grouped for a person, in this order.
 GROUPS: tuple[tuple[str, Promise, Promise], ...] = (
     ("preferences", _("Preferences"), _("How you like answers and work to be done.")),

@@ -138,3 +138,8 @@ def memory_settled_note(context: dict[str, Any], memory: Memory) -> str:
     if settled.decided_by == you:
         return str(_("confirmed by you"))
     return str(_("confirmed by %(who)s")) % {"who": _who(settled.decided_by, you=you)}
+
+
+@register.simple_tag
+def rule_reach(applies: str, where: str) -> str:
+    return labels.label(labels.RULE_REACH_LABELS, applies) % {"where": where}

@@ -15,6 +15,7 @@ from memories.models import Memory
 from memories.selectors import LIVE_STATUSES, memory_search_for_subject
 from memories.services.integrity import memory_integrity_failures_record
 from mymemories.forms import FilterForm
+from mymemories.rules import shared_rules_for_person
 from mymemories.views._base import person_required
 
 # Cards per group on the overview. Rendering is the cost (a card is ~2 KB of HTML): beyond this a
@@ -80,6 +81,8 @@ def memory_list(request: HttpRequest, person: Caller) -> HttpResponse:
             "count": len(memories),
             "filtered": filtered,
             "only_group": only,
+            # Rules others set that shape this person's answers: listed read-only, on the overview.
+            "shared_rules": [] if filtered or only else shared_rules_for_person(membership=person.membership),
             "nav": "list",
         },
         status=200 if valid else 400,
