@@ -50,6 +50,16 @@ def audit_search(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
     )
 
 
+@console_page(AUDIT_PERM)
+@require_safe
+def audit_event_detail(request: HttpRequest, access: ConsoleAccess, seq: int) -> HttpResponse:
+    """One event's full record (the search's filters ride along in the query string, for "back")."""
+    event = audit_event_search(tenant_id=access.tenant.pk).filter(seq=seq).first()
+    if event is None:
+        raise Http404("no such event")
+    return console_render(request, access, "console/audit_event.html", {"event": event, "console_page": "audit"})
+
+
 def _signing_status() -> dict[str, str]:
     """The public key and its id for the page (so officers can hand the key to an auditor), or why not."""
     try:
