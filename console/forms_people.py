@@ -6,9 +6,10 @@ from django import forms
 from django.core.validators import RegexValidator
 from django.utils.translation import gettext_lazy as _
 
+from governance import labels
 from governance.models import MEMBERSHIP_ROLES
 
-ROLE_CHOICES = [(value, value) for value, _label in MEMBERSHIP_ROLES]
+ROLE_CHOICES = [(value, labels.ROLE_LABELS[value]) for value, _label in MEMBERSHIP_ROLES]
 
 
 class AgentCreateForm(forms.Form):

@@ -13,6 +13,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from governance import labels
 from governance.alerting import AlertThresholds, alert_thresholds_from_document
 from governance.labels import TYPE_LABELS
 from governance.pipeline.base import PolicySnapshot
@@ -107,7 +108,6 @@ class PolicyForm(forms.Form):
                 required=False,
                 min_value=1,
                 max_value=MAX_TTL_SECONDS,
-                help_text=memory_type.value,
                 widget=forms.NumberInput(attrs={"placeholder": _("no expiry")}),
             )
             initial[name] = ttl.get(memory_type.value)
@@ -190,8 +190,8 @@ class RestoreForm(forms.Form):
         return reason
 
 
-TYPE_CHOICES = [(t.value, t.value) for t in MemoryType]
-LEVEL_CHOICES = [(level.value, level.value) for level in Level]
+TYPE_CHOICES = [(t.value, labels.TYPE_LABELS[t]) for t in MemoryType]
+LEVEL_CHOICES = [(level.value, labels.LEVEL_LABELS[level]) for level in Level]
 
 
 class AgentRightsForm(forms.Form):

@@ -206,6 +206,30 @@ AUDIT_REASON_LABELS: dict[str, Promise] = {
     "type_not_allowed": _("type not allowed for the key"),
 }
 
+# What a version or membership change was (the ``change`` of audit details and memory versions).
+CHANGE_LABELS: dict[str, Promise] = {
+    "added": pgettext_lazy("change", "added"),
+    "edit": pgettext_lazy("change", "edited"),
+    "edited": pgettext_lazy("change", "edited"),
+    "created": pgettext_lazy("change", "created"),
+    "project_created": pgettext_lazy("change", "project created"),
+    "team_created": pgettext_lazy("change", "team created"),
+    "team_owner": pgettext_lazy("change", "made team owner"),
+    "team_member": pgettext_lazy("change", "added to the team"),
+    "team_removed": pgettext_lazy("change", "removed from the team"),
+    "invitation_accepted": pgettext_lazy("change", "invitation accepted"),
+    "invitation_declined": pgettext_lazy("change", "invitation declined"),
+    "invitation_withdrawn": pgettext_lazy("change", "invitation withdrawn"),
+    "invited": pgettext_lazy("change", "invited"),
+    "project_member": pgettext_lazy("change", "added to the project"),
+    "project_removed": pgettext_lazy("change", "removed from the project"),
+    "rolled_back": pgettext_lazy("change", "rolled back"),
+    "superseded": pgettext_lazy("change", "replaced"),
+    "role_changed": pgettext_lazy("change", "role changed"),
+    "assistant_message": pgettext_lazy("change", "assistant message"),
+    "user_message": pgettext_lazy("change", "user message"),
+}
+
 # The keys of audit details (ids, codes and counts), as a person reads them.
 DETAIL_KEY_LABELS: dict[str, Promise] = {
     "change": _("change"),
@@ -236,6 +260,17 @@ DETAIL_KEY_LABELS: dict[str, Promise] = {
     "tokens": _("tokens"),
     "app": _("app"),
     "policy_version": _("policy version"),
+    "leaf_id": _("latest event"),
+    "first_seq": _("first event"),
+    "last_seq": _("last event"),
+    "kinds": _("kinds"),
+    "dont_save": _("don't save"),
+    "title": _("title"),
+    "events": _("events"),
+    "user_id": _("person"),
+    "membership": _("membership"),
+    "username": _("account"),
+    "parent_id": _("forked from"),
 }
 
 # §18.1: how the list is grouped for a person, in this order.
@@ -286,11 +321,26 @@ ACTOR_KIND_LABELS: dict[str, Promise] = {
 }
 
 
-def code_label(code: str) -> str:
-    """Any known code (role, status, scope, type, source, sensitivity, decision, reason), as its label;
-    anything else (an id, a count) as it is."""
-    for table in (ROLE_LABELS, STATUS_LABELS, LEVEL_LABELS, TYPE_LABELS, SOURCE_LABELS, SENSITIVITY_LABELS,
-                  DECISION_LABELS, AUDIT_REASON_LABELS, EVENT_LABELS):  # fmt: skip
-        if code in table:
-            return str(table[code])
+def code_label(code: str, *, table: dict[str, Promise] | None = None) -> str:
+    """Any known code (role, status, scope, type, source, sensitivity, decision, reason, change), as its
+    label; anything else (an id, a count) as it is. ``table`` is looked at first."""
+    if table is not None and code in table:
+        return str(table[code])
+    for known in _CODE_TABLES:
+        if code in known:
+            return str(known[code])
     return code
+
+
+_CODE_TABLES = (
+    CHANGE_LABELS,
+    ROLE_LABELS,
+    STATUS_LABELS,
+    LEVEL_LABELS,
+    TYPE_LABELS,
+    SOURCE_LABELS,
+    SENSITIVITY_LABELS,
+    DECISION_LABELS,
+    AUDIT_REASON_LABELS,
+    EVENT_LABELS,
+)

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext as _
 
 from console.access import ConsoleAccess, console_access_for
 from governance import labels
@@ -74,20 +75,31 @@ def source_label(code: str) -> str:
 
 
 @register.filter
-def detail_items(details: dict[str, Any] | None) -> list[tuple[str, str, bool]]:
-    """An audit event's details as (key label, value, value is a code) — readable key/value pairs.
+def code_label(code: str) -> str:
+    return labels.code_label(code)
 
-    Values are ids, codes and counts only (audit/services.py enforces it); lists are joined."""
+
+@register.filter
+def detail_items(details: dict[str, Any] | None) -> list[tuple[str, bool, str, bool]]:
+    """An audit event's details as readable key/value pairs: (key, key is a code, value, value is a code).
+
+    Values are ids, codes and counts only (audit/services.py enforces it). Keys and codes the labels know
+    read as words; anything else (an id, an unfamiliar code) is shown as code, never passed off as a word."""
     items = []
     for key in sorted(details or {}):
         value = details[key]  # type: ignore[index]
-        if isinstance(value, list | tuple):
-            shown = ", ".join(str(v) for v in value)
+        key_text = labels.code_label(key, table=labels.DETAIL_KEY_LABELS)
+        if isinstance(value, bool):
+            shown, is_code = str(_("Yes") if value else _("No")), False
+        elif isinstance(value, int | float):
+            shown, is_code = str(value), False
+        elif isinstance(value, list | tuple):
+            words = [labels.code_label(str(v)) for v in value]
+            shown, is_code = ", ".join(words), any(w == str(v) for w, v in zip(words, value, strict=True))
         elif isinstance(value, dict):
-            shown = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(", ", ": "))
-        elif isinstance(value, str):
-            shown = labels.code_label(value)
+            shown, is_code = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(", ", ": ")), True
         else:
-            shown = str(value)
-        items.append((labels.label(labels.DETAIL_KEY_LABELS, key), shown, not isinstance(value, int | float)))
+            shown = labels.code_label(str(value))
+            is_code = shown == str(value)
+        items.append((key_text, key_text == key, shown, is_code))
     return items

@@ -143,3 +143,13 @@ def memory_settled_note(context: dict[str, Any], memory: Memory) -> str:
 @register.simple_tag
 def rule_reach(applies: str, where: str) -> str:
     return labels.label(labels.RULE_REACH_LABELS, applies) % {"where": where}
+
+
+@register.filter
+def role_label(code: str) -> str:
+    return labels.label(labels.ROLE_LABELS, code)
+
+
+@register.filter
+def actor_label(actor: str) -> str:
+    return labels.actor_label(actor)

@@ -77,7 +77,7 @@ def test_approve_reject_four_eyes_and_revoke(page, login, world, screenshot, doc
     expect(page.get_by_test_id("queue-count")).to_have_text("3")
     expect(card(page, risky).get_by_test_id("high-risk")).to_contain_text("approvals, money")
     expect(card(page, own).get_by_test_id("similar")).to_contain_text("Every repository must have a CODEOWNERS file.")
-    expect(card(page, own).get_by_test_id("proposer")).to_have_text("user:carol")
+    expect(card(page, own).get_by_test_id("proposer")).to_have_text("carol")
     page.set_viewport_size({"width": 1280, "height": 1500})
     docs_screenshot(page, "console-approvals")
     screenshot(page, "console-approvals")
