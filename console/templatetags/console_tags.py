@@ -10,6 +10,7 @@ from django import template
 from django.utils.translation import gettext as _
 
 from console.access import ConsoleAccess, console_access_for
+from console.forms_policy import ALERT_LABELS, LIFETIMES, TOP_LEVEL, lifetime_words
 from governance import labels
 
 register = template.Library()
@@ -103,3 +104,24 @@ def detail_items(details: dict[str, Any] | None) -> list[tuple[str, bool, str, b
             is_code = shown == str(value)
         items.append((key_text, key_text == key, shown, is_code))
     return items
+
+
+@register.filter
+def policy_key_label(key: str) -> str:
+    """A policy document key as the form names it: ``ttl_by_type.task_state`` → "Task progress"."""
+    kind, _dot, name = key.partition(".")
+    if kind == "ttl_by_type":
+        return str(_("Lifetime: %(type)s") % {"type": labels.label(labels.TYPE_LABELS, name)})
+    if kind == "alerts" and name in ALERT_LABELS:
+        return str(ALERT_LABELS[name])
+    if key in TOP_LEVEL:
+        return str(TOP_LEVEL[key][0])
+    return key
+
+
+@register.simple_tag
+def policy_value(key: str, value: Any) -> str:
+    """A lifetime in hours or days; anything else as it is ("—" for none)."""
+    if key.startswith("ttl_by_type.") or key in LIFETIMES:
+        return lifetime_words(value)
+    return "—" if value is None else str(value)

@@ -239,7 +239,7 @@ def _policy_form(client) -> dict[str, object]:
 
 def test_saving_the_policy_makes_a_version_and_a_bad_value_names_its_field(client, world):
     login(client, world.carol)
-    data = _policy_form(client) | {"ttl_task_state": 3600, "reason": "Shorter task memory"}
+    data = _policy_form(client) | {"ttl_task_state": 1, "ttl_task_state_unit": "hours", "reason": "Shorter task memory"}
     assert client.post("/console/policy/", data).status_code == 302
     assert (
         PolicyVersion.objects.filter(tenant=world.demo)
@@ -250,7 +250,7 @@ def test_saving_the_policy_makes_a_version_and_a_bad_value_names_its_field(clien
     )
     bad = client.post("/console/policy/", data | {"alerts_window_hours": 0, "reason": "x"})
     assert bad.status_code == 400 and "alerts_window_hours" in bad.context["form"].errors
-    no_reason = client.post("/console/policy/", data | {"ttl_task_state": 7200, "reason": ""})
+    no_reason = client.post("/console/policy/", data | {"ttl_task_state": 2, "reason": ""})
     assert no_reason.status_code == 400 and "reason" in no_reason.context["form"].errors
     assert PolicyVersion.objects.filter(tenant=world.demo).count() == 2
     # The service's own refusal (the form can't know the value is the one in force) in the reader's language.
