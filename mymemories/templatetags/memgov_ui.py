@@ -153,3 +153,11 @@ def role_label(code: str) -> str:
 @register.filter
 def actor_label(actor: str) -> str:
     return labels.actor_label(actor)
+
+
+@register.simple_tag
+def memory_changed(memory: Memory) -> bool:
+    """Changed since it was written (an edit, a rollback, a pause): the card then says when, last."""
+    if memory.updated_at is None or memory.created_at is None:
+        return False
+    return memory.version > 1 or (memory.updated_at - memory.created_at).total_seconds() > 60
