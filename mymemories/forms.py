@@ -44,6 +44,21 @@ class FilterForm(forms.Form):
         self.fields["group"].choices = [("", "")] + [(key, title) for key, title, _description in labels.GROUPS]
 
 
+ADDABLE_TYPES = (MemoryType.USER_PREFERENCE, MemoryType.USER_PROFILE, MemoryType.CONSTRAINT, MemoryType.CORRECTION)
+
+
+class AddForm(forms.Form):
+    content = forms.CharField(
+        label=_("What should be remembered"),
+        max_length=settings.MEMGOV_MAX_CONTENT_CHARS,
+        strip=True,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    type = forms.ChoiceField(
+        label=_("Kind"), choices=[(str(t), labels.TYPE_LABELS[t]) for t in ADDABLE_TYPES], initial="user_preference"
+    )
+
+
 class EditForm(forms.Form):
     content = forms.CharField(
         label=_("What should be remembered"),
