@@ -379,5 +379,9 @@ def test_every_filter_shows_only_my_memories_and_unknown_parameters_are_ignored(
         response = alice.get("/", params)
         assert response.status_code == 200, params
         page = page_text(response)
+        # A tenant rule shapes alice's answers: it may appear, read-only, under "Rules set for you by
+        # others" — never among the memories she controls.
+        memories_part = page.split('data-testid="shared-rules"')[0]
         for other in ("Bob prefers", "Acme alice", "Tables need captions", "Alice&#x27;s deleted note"):
-            assert other not in page, (params, other)
+            assert other not in memories_part, (params, other)
+        assert "Bob prefers" not in page and "Acme alice" not in page
