@@ -47,6 +47,26 @@ def unavailable_response(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def _is_debug_page(response: HttpResponse) -> bool:
+    """Django's technical 404/500 page (it lists URL patterns or a traceback), shown when DEBUG is on."""
+    return (
+        response.status_code in (404, 500)
+        and "text/html" in response.get("Content-Type", "")
+        and not getattr(response, "streaming", False)
+        and b"DEBUG = True" in response.content
+    )
+
+
+def _branded(request: HttpRequest, status: int) -> HttpResponse:
+    """The branded page people get in production, in their language (templates/404.html, 500.html)."""
+    from django.shortcuts import render
+    from django.template.loader import render_to_string
+
+    if status == 404:
+        return render(request, "404.html", status=404)
+    return HttpResponse(render_to_string("500.html"), status=500)  # no request: nothing that could fail again
+
+
 class CleanFailureMiddleware:
     """Every failure answers cleanly, debugging on or off.
 
@@ -54,6 +74,9 @@ class CleanFailureMiddleware:
     - On the API, every error is JSON: a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is refused with 413
       before anything reads it, too many form fields is a 400 naming the limit, and any HTML error page
       Django would send (a malformed id in a path is its 404) becomes ``{"error", "detail"}``.
+
+    - With ``MEMGOV_DEBUG`` on, people still get the branded 404/500 pages; Django's debug pages (URL
+      patterns, tracebacks) only when ``MEMGOV_DEBUG_PAGES`` asks for them too.
 
     Outermost in MIDDLEWARE, so it sees the answer of everything below it.
     """
@@ -86,6 +109,8 @@ class CleanFailureMiddleware:
                 if name in response:
                     replaced[name] = response[name]
             return replaced
+        if settings.DEBUG and not settings.MEMGOV_DEBUG_PAGES and _is_debug_page(response):
+            return _branded(request, response.status_code)
         return response
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:

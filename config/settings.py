@@ -15,6 +15,8 @@ VAR_DIR = Path(envstr("MEMGOV_VAR_DIR", str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 DEBUG = envbool("MEMGOV_DEBUG", False)
+# Django's debug 404/500 pages (URL patterns, tracebacks) only when asked for, even with DEBUG on.
+MEMGOV_DEBUG_PAGES = DEBUG and envbool("MEMGOV_DEBUG_PAGES", False)
 
 SECRET_KEY = envsecret("MEMGOV_SECRET_KEY")
 if not SECRET_KEY:

@@ -10,6 +10,7 @@ from django.utils.translation import pgettext_lazy
 
 from audit.events import Event
 from audit.export import ExportFormat, ExportInputError, time_range_parse
+from governance import labels
 
 # The console calls the range ``start``/``end``; the parser names them as the API does.
 _RANGE_FIELDS = {"from": "start", "to": "end"}
@@ -48,7 +49,9 @@ class _TimeRangeForm(forms.Form):
 
 class AuditSearchForm(_TimeRangeForm):
     event = forms.ChoiceField(
-        label=_("Event"), required=False, choices=[("", _("Any event"))] + [(e.value, e.value) for e in Event]
+        label=_("Event"),
+        required=False,
+        choices=[("", _("Any event")), *((e.value, labels.EVENT_LABELS[e]) for e in Event)],
     )
     actor = forms.CharField(label=_("Actor"), required=False, max_length=160, help_text=_("e.g. user:alice or alice"))
     memory = forms.UUIDField(label=_("Memory id"), required=False)

@@ -6,10 +6,11 @@ from django import forms
 from django.core.validators import RegexValidator
 from django.utils.translation import gettext_lazy as _
 
+from governance import labels
 from governance.models import MEMBERSHIP_ROLES, all_agent_scopes
 from governance.scopes import SCOPE_TABLE
 
-ROLE_CHOICES = [(value, value) for value, _label in MEMBERSHIP_ROLES]
+ROLE_CHOICES = [(value, labels.ROLE_LABELS[value]) for value, _label in MEMBERSHIP_ROLES]
 SCOPE_CHOICES = [(grant.scope.value, grant.scope.value) for grant in SCOPE_TABLE]
 
 

@@ -12,7 +12,9 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
+from governance import labels
 from governance.alerting import AlertThresholds, alert_thresholds_from_document
 from governance.labels import TYPE_LABELS
 from governance.pipeline.base import PolicySnapshot
@@ -20,16 +22,39 @@ from governance.policy import PolicyDocumentError
 from governance.services.policy import MAX_DAYS, MAX_SNAPSHOT_INTERVAL, MAX_TTL_SECONDS, REASON_MAX_CHARS
 from governance.vocabulary import Level, MemoryType
 
-SECONDS_HELP = _("Seconds. 3600 = 1 hour, 86400 = 1 day, 604800 = 7 days.")
+# Lifetimes are typed as a whole number of hours or days (the document keeps seconds).
+UNIT_SECONDS = {"hours": 3600, "days": 86_400}
+UNIT_CHOICES = [("hours", _("hours")), ("days", _("days"))]
+LIFETIMES = ("high_sensitivity_ttl", "pending_confirmation_ttl")
+
+
+def lifetime_initial(seconds: int | None) -> tuple[int | None, str]:
+    """Seconds as (amount, unit): days when whole days, else hours (rounded up to the next whole hour)."""
+    if seconds is None:
+        return None, "days"
+    if seconds % UNIT_SECONDS["days"] == 0:
+        return seconds // UNIT_SECONDS["days"], "days"
+    return -(-seconds // UNIT_SECONDS["hours"]), "hours"
+
+
+def lifetime_words(seconds: int | None) -> str:
+    """7 days / 12 hours / no expiry: how a lifetime reads on the page."""
+    if seconds is None:
+        return str(_("no expiry"))
+    amount, unit = lifetime_initial(seconds)
+    if unit == "days":
+        return ngettext("%(count)d day", "%(count)d days", amount) % {"count": amount}
+    return ngettext("%(count)d hour", "%(count)d hours", amount) % {"count": amount}
+
 
 TOP_LEVEL = {
     "high_sensitivity_ttl": (
         _("High-sensitivity TTL"),
-        _("How long high-sensitivity content kept in a session or task lives, in seconds."),
+        _("How long high-sensitivity content kept in a session or task lives."),
     ),
     "pending_confirmation_ttl": (
         _("Confirmation TTL"),
-        _("How long a request for confirmation or approval waits before it lapses, in seconds."),
+        _("How long a request for confirmation or approval waits before it lapses."),
     ),
     "max_content_chars": (_("Longest memory (characters)"), _("Longer candidates are refused.")),
     "max_unused_days": (_("Archive after unused (days)"), _("Memories not used for this many days are archived.")),
@@ -102,21 +127,17 @@ class PolicyForm(forms.Form):
         ttl = current.get("ttl_by_type") or {}
         for memory_type in MemoryType:
             name = _ttl_field(memory_type.value)
-            self.fields[name] = forms.IntegerField(
-                label=TYPE_LABELS.get(memory_type, memory_type.value),
-                required=False,
-                min_value=1,
-                max_value=MAX_TTL_SECONDS,
-                help_text=memory_type.value,
-                widget=forms.NumberInput(attrs={"placeholder": _("no expiry")}),
-            )
-            initial[name] = ttl.get(memory_type.value)
+            self._lifetime(name, TYPE_LABELS.get(memory_type, memory_type.value), ttl.get(memory_type.value), "")
         for key, (label, help_text) in TOP_LEVEL.items():
+            # A document stored before a key existed is in force with the key's default.
+            value = current.get(key, getattr(PolicySnapshot, key, None))
+            if key in LIFETIMES:
+                self._lifetime(key, label, value, help_text, required=True)
+                continue
             self.fields[key] = forms.IntegerField(
                 label=label, help_text=help_text, min_value=1, max_value=TOP_LEVEL_MOST.get(key)
             )
-            # A document stored before a key existed is in force with the key's default.
-            initial[key] = current.get(key, getattr(PolicySnapshot, key, None))
+            initial[key] = value
         self.fields["min_inference_confidence"] = forms.FloatField(
             label=_("Minimum inference confidence"),
             min_value=0,
@@ -141,13 +162,48 @@ class PolicyForm(forms.Form):
             widget=forms.Textarea(attrs={"rows": 2}),
         )
 
+    def _lifetime(self, name: str, label: object, seconds: int | None, help_text: object, *, required: bool = False):
+        """A lifetime as two fields: a whole number (``name``) and its unit (``name_unit``), with the value
+        in force in words beside them; ``clean`` turns them into seconds."""
+        in_force = _("In force: %(lifetime)s.") % {"lifetime": lifetime_words(seconds)}
+        self.fields[name] = forms.IntegerField(
+            label=label,
+            required=required,
+            min_value=1,
+            max_value=MAX_TTL_SECONDS // UNIT_SECONDS["hours"],
+            help_text=f"{help_text} {in_force}".strip(),
+            widget=forms.NumberInput(attrs={"placeholder": _("no expiry")} if not required else {}),
+        )
+        self.fields[f"{name}_unit"] = forms.ChoiceField(label=_("Unit"), choices=UNIT_CHOICES)
+        self.initial[name], self.initial[f"{name}_unit"] = lifetime_initial(seconds)
+
+    def _lifetime_names(self) -> list[str]:
+        return [*(_ttl_field(t.value) for t in MemoryType), *LIFETIMES]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for name in self._lifetime_names():
+            amount, unit = data.get(name), data.get(f"{name}_unit")
+            if amount is None or unit is None:
+                continue
+            seconds = amount * UNIT_SECONDS[unit]
+            if seconds > MAX_TTL_SECONDS:
+                self.add_error(name, _("At most %(days)d days.") % {"days": MAX_TTL_SECONDS // UNIT_SECONDS["days"]})
+                continue
+            data[name] = seconds
+        return data
+
     @property
-    def ttl_fields(self) -> list[forms.BoundField]:
-        return [self[_ttl_field(t.value)] for t in MemoryType]
+    def ttl_fields(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        return [(self[_ttl_field(t.value)], self[f"{_ttl_field(t.value)}_unit"]) for t in MemoryType]
+
+    @property
+    def lifetime_fields(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        return [(self[name], self[f"{name}_unit"]) for name in LIFETIMES]
 
     @property
     def general_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in ("min_inference_confidence", *TOP_LEVEL)]
+        return [self[name] for name in ("min_inference_confidence", *TOP_LEVEL) if name not in LIFETIMES]
 
     @property
     def alert_fields(self) -> list[forms.BoundField]:
@@ -190,8 +246,8 @@ class RestoreForm(forms.Form):
         return reason
 
 
-TYPE_CHOICES = [(t.value, t.value) for t in MemoryType]
-LEVEL_CHOICES = [(level.value, level.value) for level in Level]
+TYPE_CHOICES = [(t.value, labels.TYPE_LABELS[t]) for t in MemoryType]
+LEVEL_CHOICES = [(level.value, labels.LEVEL_LABELS[level]) for level in Level]
 
 
 class AgentRightsForm(forms.Form):

@@ -17,6 +17,7 @@ app_name = "console"
 urlpatterns = [
     path("", views_audit.console_home, name="home"),
     path("audit/", views_audit.audit_search, name="audit-search"),
+    path("audit/<int:seq>/", views_audit.audit_event_detail, name="audit-event"),
     path("audit/export", views_audit.audit_export, name="audit-export"),
     path("subjects/", views_audit.subject_requests, name="subjects"),
     path("subjects/export", views_audit.subject_export_download, name="subject-export"),

@@ -22,6 +22,7 @@ from audit.signing import SigningKeyMissing, key_id, public_key_text, signing_ke
 from console.access import AUDIT_PERM, ConsoleAccess, console_page
 from console.forms_audit import AuditExportForm, AuditSearchForm, SubjectForm, SubjectLookupForm
 from console.nav import console_render
+from console.overview import rules_waiting_count
 from console.subject_requests import erasure_receipt_list, subject_known, subject_memory_count
 from memories.services.export import subject_export
 
@@ -31,7 +32,10 @@ PAGE_SIZE = 50
 @console_page()
 @require_safe
 def console_home(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
-    return console_render(request, access, "console/home.html", {"console_page": "home"})
+    context: dict[str, Any] = {"console_page": "home"}
+    if access.can_administer:
+        context["rules_waiting"] = rules_waiting_count(tenant_id=access.tenant.pk)
+    return console_render(request, access, "console/home.html", context)
 
 
 @console_page(AUDIT_PERM)
@@ -48,6 +52,16 @@ def audit_search(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
     return console_render(
         request, access, "console/audit_search.html", {"form": form, "page": page, "console_page": "audit"}
     )
+
+
+@console_page(AUDIT_PERM)
+@require_safe
+def audit_event_detail(request: HttpRequest, access: ConsoleAccess, seq: int) -> HttpResponse:
+    """One event's full record (the search's filters ride along in the query string, for "back")."""
+    event = audit_event_search(tenant_id=access.tenant.pk).filter(seq=seq).first()
+    if event is None:
+        raise Http404("no such event")
+    return console_render(request, access, "console/audit_event.html", {"event": event, "console_page": "audit"})
 
 
 def _signing_status() -> dict[str, str]:

@@ -44,6 +44,21 @@ class FilterForm(forms.Form):
         self.fields["group"].choices = [("", "")] + [(key, title) for key, title, _description in labels.GROUPS]
 
 
+ADDABLE_TYPES = (MemoryType.USER_PREFERENCE, MemoryType.USER_PROFILE, MemoryType.CONSTRAINT, MemoryType.CORRECTION)
+
+
+class AddForm(forms.Form):
+    content = forms.CharField(
+        label=_("What should be remembered"),
+        max_length=settings.MEMGOV_MAX_CONTENT_CHARS,
+        strip=True,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    type = forms.ChoiceField(
+        label=_("Kind"), choices=[(str(t), labels.TYPE_LABELS[t]) for t in ADDABLE_TYPES], initial="user_preference"
+    )
+
+
 class EditForm(forms.Form):
     content = forms.CharField(
         label=_("What should be remembered"),
@@ -98,15 +113,22 @@ class PreviewForm(forms.Form):
 
 
 class CommandForm(forms.Form):
+    """The command box. The session is picked from the person's own sessions, never typed: a person
+    can't know a session id, and one that isn't theirs is refused here with a message naming the field."""
+
     text = forms.CharField(
         label=_("Tell memgov what to do"),
         max_length=500,
         strip=True,
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
-    session_id = forms.CharField(label=_("Session (for session commands)"), required=False, max_length=128)
+    session_id = forms.ChoiceField(label=_("Session (for session commands)"), required=False)
     confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
     memory_ids = forms.CharField(required=False, widget=forms.HiddenInput, max_length=40000)
+
+    def __init__(self, *args: object, sessions: list[tuple[str, str]] | None = None, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["session_id"].choices = [("", pgettext_lazy("session", "None")), *(sessions or [])]
 
     def selected_ids(self) -> list[str] | None:
         raw = self.cleaned_data.get("memory_ids") or ""

@@ -82,7 +82,8 @@ def test_the_tenant_admin_sees_lockouts_and_throttled_keys_and_nobody_else_does(
     client.force_login(world.carol.user)
     page = client.get("/console/agents/").content.decode()
     assert 'data-testid="security-events"' in page
-    assert "login_locked_out" in page and "agent_auth_throttled" in page and world.demo_agent.key_prefix in page
+    assert "Sign-in locked out" in page and "Agent key attempts throttled" in page
+    assert world.demo_agent.key_prefix in page
     client.force_login(world.alice.user)
     assert client.get("/console/agents/").status_code == 404
     client.force_login(world.erin.user)

@@ -1,5 +1,6 @@
 """The "My memories" pages: one module per flow, each view thin over the services and selectors."""
 
+from mymemories.views.add import memory_add_view
 from mymemories.views.commands import commands_view
 from mymemories.views.deleted import deleted_view, memory_restore_view
 from mymemories.views.edit import memory_delete_view, memory_edit_view, memory_pause_view, memory_resume_view
@@ -33,6 +34,7 @@ __all__ = [
     "invitation_accept_view",
     "invitation_decline_view",
     "invitations_view",
+    "memory_add_view",
     "memory_delete_view",
     "memory_edit_view",
     "memory_history_view",

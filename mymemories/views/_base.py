@@ -13,11 +13,15 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
+from django.utils.translation import gettext as _
 
+from conversations.selectors.sessions import sessions_for_subject
 from governance.vocabulary import Status
 from memories.access import Caller, membership_for_user, memory_for_caller
 from memories.models import Confirmation, Memory
-from memories.selectors import confirmation_get_for_subject
+from memories.selectors import confirmation_get_for_subject, session_ids_for_subject
 
 PersonView = Callable[..., HttpResponse]
 
@@ -57,3 +61,19 @@ def own_confirmation(person: Caller, confirmation_id: object) -> Confirmation:
     if confirmation is None:
         raise Http404("no such confirmation")
     return confirmation
+
+
+def session_choices(person: Caller, *, limit: int = 50) -> list[tuple[str, str]]:
+    """The person's sessions to pick from, by title, app and time — and, by id, sessions kept by another
+    system that their memories name. A person chooses one of these; nobody types a session id."""
+    subject = {"tenant_id": person.tenant_id, "user_id": person.subject_id or ""}
+    choices = []
+    for session in sessions_for_subject(**subject)[:limit]:
+        when = date_format(localtime(session.last_active_at), "SHORT_DATETIME_FORMAT")
+        title = session.title or _("(untitled)")
+        choices.append((str(session.pk), f"{title} · {session.app} · {when}"))
+    known = {value for value, _label in choices}
+    for session_id in session_ids_for_subject(**subject):
+        if session_id not in known:
+            choices.append((session_id, _("Kept elsewhere: %(id)s") % {"id": session_id}))
+    return choices

@@ -14,7 +14,8 @@ from memories.access import Caller
 from memories.models import Memory
 from memories.selectors import LIVE_STATUSES, memory_search_for_subject
 from memories.services.integrity import memory_integrity_failures_record
-from mymemories.forms import FilterForm
+from mymemories.forms import AddForm, FilterForm
+from mymemories.rules import shared_rules_for_person
 from mymemories.views._base import person_required
 
 # Cards per group on the overview. Rendering is the cost (a card is ~2 KB of HTML): beyond this a
@@ -50,13 +51,18 @@ def group_memories(memories: list[Memory], *, only: str = "", limit: int | None 
 @require_http_methods(["GET", "POST"])
 @person_required
 def memory_list(request: HttpRequest, person: Caller) -> HttpResponse:
+    return list_page(request, person)
+
+
+def list_page(request: HttpRequest, person: Caller, *, add_form: AddForm | None = None) -> HttpResponse:
     """GET shows everything current; the search form POSTs, so search words never land in a URL.
 
     Type/status/scope codes (and ``group``, to see one whole group) may come as GET parameters. An
     unknown one is a 400 that names it, above everything current, rather than silently ignored.
     """
     codes = {key: request.GET.get(key, "") for key in ("type", "status", "scope", "group")}
-    form = FilterForm(request.POST if request.method == "POST" else codes)
+    searching = request.method == "POST" and add_form is None  # a refused "add" comes back here too
+    form = FilterForm(request.POST if searching else codes)
     valid = form.is_valid()
     filters = form.cleaned_data if valid else {}
     status = filters.get("status")
@@ -80,7 +86,10 @@ def memory_list(request: HttpRequest, person: Caller) -> HttpResponse:
             "count": len(memories),
             "filtered": filtered,
             "only_group": only,
+            # Rules others set that shape this person's answers: listed read-only, on the overview.
+            "shared_rules": [] if filtered or only else shared_rules_for_person(membership=person.membership),
             "nav": "list",
+            "add_form": add_form or AddForm(prefix="add"),
         },
-        status=200 if valid else 400,
+        status=200 if valid and add_form is None else 400,
     )

@@ -31,9 +31,13 @@ def _controls(request: HttpRequest, person: Caller, **extra: object) -> HttpResp
     with_memories = session_ids_for_subject(**subject)
     kept = session_ids_known(session_ids=with_memories, **subject)
     opt_outs = session_opt_outs_for_subject(**subject)
+    sessions = list(sessions_for_subject(**subject)[:SESSIONS_SHOWN])
+    titles = {str(session.pk): session.title or _("(untitled)") for session in sessions}
+    for item in opt_outs:  # a listed session is named by its title, never by an id nobody knows
+        item.title = titles.get(item.session_id, "")
     context = {
         "paused": subject_is_paused(**subject),
-        "sessions": list(sessions_for_subject(**subject)[:SESSIONS_SHOWN]),
+        "sessions": sessions,
         "sessions_with_memories": set(with_memories),
         # Session ids memgov keeps no history for (another system's), named by the person's memories.
         "other_sessions": [sid for sid in with_memories if sid not in kept],

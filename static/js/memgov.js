@@ -46,7 +46,29 @@
     });
   }
 
+  /* Copy buttons (a hash, a key): to the clipboard, with a mark that it worked. */
+  function copyButton(button) {
+    button.addEventListener("click", function (event) {
+      event.stopPropagation();
+      var text = button.getAttribute("data-copy");
+      var done = function () { button.setAttribute("data-copied", ""); };
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(text).then(done, function () {});
+      }
+    });
+  }
+
+  /* Table rows that open a full record: a click anywhere on the row but its own links and buttons. */
+  function rowLink(row) {
+    row.addEventListener("click", function (event) {
+      if (event.target.closest("a, button")) return;
+      window.location.href = row.getAttribute("data-href");
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("button[data-copy]").forEach(copyButton);
+    document.querySelectorAll("tr[data-href]").forEach(rowLink);
     document.querySelectorAll("form[data-live-filter]").forEach(liveFilter);
     document.querySelectorAll("form[data-command-form]").forEach(examples);
   });

@@ -77,7 +77,7 @@ def test_approve_reject_four_eyes_and_revoke(page, login, world, screenshot, doc
     expect(page.get_by_test_id("queue-count")).to_have_text("3")
     expect(card(page, risky).get_by_test_id("high-risk")).to_contain_text("approvals, money")
     expect(card(page, own).get_by_test_id("similar")).to_contain_text("Every repository must have a CODEOWNERS file.")
-    expect(card(page, own).get_by_test_id("proposer")).to_have_text("user:carol")
+    expect(card(page, own).get_by_test_id("proposer")).to_have_text("carol")
     page.set_viewport_size({"width": 1280, "height": 1500})
     docs_screenshot(page, "console-approvals")
     screenshot(page, "console-approvals")
@@ -122,14 +122,20 @@ def test_approve_reject_four_eyes_and_revoke(page, login, world, screenshot, doc
 def test_policy_edit_and_restore(page, login, world, screenshot):
     login(page, "carol")
     page.goto("/console/policy/")
-    page.fill("#id_ttl_task_state", "3600")
+    expect(page.locator("#id_ttl_task_state_helptext")).to_contain_text("In force: 7 days.")  # the effect, in words
+    page.fill("#id_ttl_task_state", "1")
+    page.select_option("#id_ttl_task_state_unit", "hours")
     page.fill("#id_alerts_cross_scope_reads_max", "2")
     page.fill("#id_reason", "Task memory for one hour only")
     page.get_by_test_id("policy-save").click()
     expect(page.locator(".flash")).to_contain_text("version 2")
     history = page.get_by_test_id("policy-history")
-    expect(history.locator("tr[data-version='2']")).to_contain_text("ttl_by_type.task_state")
-    expect(history.locator("tr[data-version='2']")).to_contain_text("604800")
+    expect(history.locator("tr[data-version='2']")).to_contain_text("Lifetime: Task progress: 7 days → 1 hour")
+    from governance.selectors.policy import policy_current
+
+    assert policy_current(tenant_id=world.demo.pk)[1]["ttl_by_type"]["task_state"] == 3600
+    page.goto("/console/policy/")
+    expect(page.locator("#id_ttl_task_state_helptext")).to_contain_text("In force: 1 hour.")
     screenshot(page, "console-policy")
 
     # A value the policy refuses (the browser's own checks let it through) names its field; nothing is saved.

@@ -45,7 +45,7 @@ def test_people_roles_and_teams(page: Page, browser, live_server, login, world, 
     expect(hank_page.get_by_role("heading", name="My memories")).to_be_visible()
     hank_page.get_by_test_id("nav-invitations").click()
     invitation = hank_page.locator("[data-invitation-id]")
-    expect(invitation).to_contain_text("member")
+    expect(invitation).to_contain_text("Member")
     screenshot(hank_page, "invitations")
     invitation.get_by_role("button", name="Accept").click()
     expect(hank_page.locator(".flash")).to_contain_text("Welcome to")

@@ -244,3 +244,39 @@ def test_pending_confirmation_accept_then_injected(page, login, live_server, wor
     context = agent_context(page, live_server, world.demo_key, "start answers with a summary")
     assert inferred["memory_id"] in {item["id"] for item in context["items"]}
     assert "emoji" not in context["rendered"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "confirmed_why", "confirmed_from", "asked"),
+    [
+        ("en", "You confirmed it on", "confirmed by you", "it is kept only if you confirm"),
+        ("zh", "你在", "由你确认", "只有你确认后才会保存"),
+    ],
+)
+def test_after_accepting_why_and_from_say_who_confirmed_and_when(
+    page, login, live_server, world, lang, confirmed_why, confirmed_from, asked
+):
+    inferred = agent_write(
+        page,
+        live_server,
+        world.demo_key,
+        "Prefers answers that start with a one-line summary.",
+        source={"source_type": "agent_inference", "source_message_id": "msg-314"},
+        confidence=0.8,
+    )
+    login(page, "alice")
+    if lang == "zh":
+        page.get_by_role("button", name="简体中文").click()
+    card = page.locator(f"#m-{inferred['memory_id']}")
+    expect(card.locator("[data-why]")).to_contain_text(asked)  # still waiting: the request's reason
+    page.get_by_test_id("nav-inbox").click()
+    page.locator(f"[data-confirmation-id='{inferred['confirmation_id']}']").locator("button").first.click()
+    page.goto(f"{live_server.url}/")
+    card = page.locator(f"#m-{inferred['memory_id']}")
+    expect(card.locator("[data-why]")).to_contain_text(confirmed_why)
+    expect(card.locator("[data-why]")).not_to_contain_text(asked)
+    expect(card.locator("[data-from]")).to_contain_text(confirmed_from)
+    # bob, who confirmed nothing, sees neither the memory nor who confirmed it
+    page.context.clear_cookies()
+    login(page, "bob")
+    expect(page.locator(f"#m-{inferred['memory_id']}")).to_have_count(0)

@@ -68,10 +68,12 @@ def test_language_switch_list_and_commands_in_chinese(page, login, live_server, 
     assert bobs.status == "active"
     assert "dispatch-docs" not in agent_context(page, live_server, world.demo_key, "dispatch-docs")["rendered"]
 
-    # "以后不要根据这个偏好回答": pauses a preference (reversible, no confirmation needed).
+    # "以后不要根据这个偏好回答": the plan names the preference; it is paused only on "确定执行".
     page.goto(f"{live_server.url}/commands/")
     page.get_by_label("告诉 memgov 要做什么").fill("以后不要根据“检查清单”这个偏好回答")
     page.get_by_role("button", name="执行").click()
+    expect(page.get_by_test_id("plan").locator(f"#m-{memories[0].id}")).to_be_visible()
+    page.get_by_role("button", name="确定执行").click()
     expect(page.locator(".flash__item--success")).to_contain_text("已暂停 1 条记忆。")
     expect(page.locator(f"#m-{memories[0].id} .status")).to_have_text("已暂停")
 

@@ -460,6 +460,8 @@ def test_a_bad_policy_is_a_400_naming_the_field(world, scene):
         ({"ttl_user_preference": "9" * 100_000}, WHOLE_NUMBER),
         ({"high_sensitivity_ttl": "0"}, at_least_1),
         ({"pending_confirmation_ttl": str(10**12)}, at_most),
+        ({"ttl_task_state": "36501", "ttl_task_state_unit": "days"}, "At most 36500 days."),
+        ({"ttl_task_state_unit": "weeks"}, "Select a valid choice"),
         ({"max_unused_days": str(10**9)}, at_most),
         ({"purge_grace_days": ""}, REQUIRED),
         ({"min_inference_confidence": "nan"}, "Enter a number."),

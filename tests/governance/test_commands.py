@@ -101,4 +101,9 @@ def test_seed_demo_twice_leaves_the_same_data_and_prints_working_keys(settings, 
         assert verify_chain(tenant_id=tenant.pk).ok
     # Every seeded memory is approved, except the inference in alice's inbox and the rule awaiting carol.
     assert Memory.objects.filter(status="pending_confirmation", user_id="alice").count() == 1
-    assert AuditEvent.objects.filter(event="memory_write_approved").count() == Memory.objects.count() - 2
+    assert Memory.objects.filter(status="active").count() == Memory.objects.count() - 2
+    # Seeded through the write pipeline like real writes: real reasons, and the policy's lifetimes.
+    assert not Memory.objects.filter(reason_code="seeded").exists()
+    assert AuditEvent.objects.filter(event="memory_write_approved").count() >= Memory.objects.count() - 2
+    temporary = Memory.objects.filter(level__in=("session", "task"))
+    assert temporary.exists() and not temporary.filter(expires_at__isnull=True).exists()

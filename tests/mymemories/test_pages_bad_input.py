@@ -288,7 +288,7 @@ def test_commands_refuse_bad_input_with_a_message(world, scene):
         ({"text": "   "}, REQUIRED),
         ({"text": LONG}, TOO_LONG),
         ({"text": "forget\x00it"}, NULL_CHAR),
-        ({"text": "clear this session", "session_id": LONG}, TOO_LONG),
+        ({"text": "clear this session", "session_id": LONG}, "Select a valid choice"),  # chosen, never typed
         ({"text": "delete all memories about tables", "confirm": "on", "memory_ids": LONG}, TOO_LONG),
     ]:
         _refused(alice, "/commands/", data, message)
@@ -300,10 +300,11 @@ def test_a_confirmed_command_never_reaches_memories_that_are_not_mine(world, sce
     before = _state()
     ids = ",".join([str(scene.bobs.pk), str(scene.acme_alices.pk), str(scene.rule.pk), "not-a-uuid", MISSING])
     response = alice.post(
-        "/commands/", {"text": "delete all memories about tables", "confirm": "on", "memory_ids": ids}
+        "/commands/", {"text": "delete all memories about tables", "confirm": "on", "memory_ids": ids}, follow=True
     )
     assert response.status_code == 200
     page = page_text(response)
+    assert "Nothing was changed" in page
     assert "Bob prefers" not in page and "Acme alice" not in page
     assert _state() == before
 
@@ -378,5 +379,9 @@ def test_every_filter_shows_only_my_memories_and_unknown_parameters_are_ignored(
         response = alice.get("/", params)
         assert response.status_code == 200, params
         page = page_text(response)
+        # A tenant rule shapes alice's answers: it may appear, read-only, under "Rules set for you by
+        # others" — never among the memories she controls.
+        memories_part = page.split('data-testid="shared-rules"')[0]
         for other in ("Bob prefers", "Acme alice", "Tables need captions", "Alice&#x27;s deleted note"):
-            assert other not in page, (params, other)
+            assert other not in memories_part, (params, other)
+        assert "Bob prefers" not in page and "Acme alice" not in page

@@ -8,13 +8,13 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from demo.sessions import seed_demo_sessions
 from governance.agents import client_for_key
 from governance.models import AgentClient, Membership, Project, Team, Tenant
-from governance.pipeline.base import Scope
+from governance.pipeline.base import Candidate, Scope
 from governance.services.projects import project_create, project_member_add
 from governance.services.tenancy import (
     agent_key_create,
@@ -25,9 +25,10 @@ from governance.services.tenancy import (
     tenant_create,
     user_create,
 )
-from governance.vocabulary import Level, Role
+from governance.vocabulary import Level, MemoryType, Role, SourceType
 from memories.models import Memory
-from memories.services.records import NewMemory, memory_create
+from memories.services.rules import rule_approve
+from memories.services.write import memory_write
 
 DEMO_PASSWORD = "memgov-demo"
 ACTOR = "system:seed_demo"
@@ -172,9 +173,9 @@ class Command(BaseCommand):
             for slug, projects in PROJECTS.items():
                 for project_slug, usernames in projects.items():
                     self._project(tenants[slug], project_slug, usernames)
-            for tenant_slug, key, scope, type_, content, source, sensitivity in MEMORIES:
-                self._memory(tenants[tenant_slug], key, scope, type_, content, source, sensitivity)
         keys = {slug: self._agent_key(tenant) for slug, tenant in tenants.items()}
+        for tenant_slug, key, scope, type_, content, source, sensitivity in MEMORIES:
+            self._memory(tenants[tenant_slug], key, scope, type_, content, source, sensitivity)
         self._pending_confirmation(tenants["demo"])
         self._pending_rule(tenants["demo"])
         seed_demo_sessions(tenants["demo"])
@@ -212,24 +213,32 @@ class Command(BaseCommand):
             project_member_add(project=project, membership=membership, actor=ACTOR)
 
     def _memory(self, tenant: Tenant, key: str, scope: Scope, type_: str, content: str, source: str, sens: str) -> None:
+        """Through the write pipeline, as the demo agent relaying the person: the decision's real reason and
+        the policy's lifetime (a session or task memory expires), exactly as a real write. A shared rule
+        is proposed on carol's word and approved by frank (four eyes), as in the console."""
+        del sens  # what the table expects; the pipeline's detector decides, as for any write
         message_id = f"seed-{key}"
         if Memory.objects.filter(tenant=tenant, source_message_id=message_id).exists():
             return
-        memory_create(
+        shared = not scope.user_id
+        result = memory_write(
             tenant_id=tenant.pk,
-            new=NewMemory(
-                scope=scope,
-                type=type_,
+            candidate=Candidate(
                 content=content,
-                source_type=source,
-                source_message_id=message_id,
+                scope=scope,
+                source_type=SourceType.EXPLICIT_USER_REQUEST if shared else SourceType(source),
+                type=MemoryType(type_),
                 confidence=0.95,
-                sensitivity=sens,
-                reason_code="seeded",
-                reason="Demo data created by seed_demo.",
+                source_message_id=message_id,
             ),
-            actor=ACTOR,
+            actor_label="agent:demo-agent",
+            agent=AgentClient.objects.filter(tenant=tenant, name="demo-agent").first(),
+            on_behalf_of="carol" if shared else scope.user_id,
         )
+        if result.memory is None:
+            raise CommandError(f"the demo memory {key!r} was refused: {result.decision.reason_code}")
+        if shared and result.confirmation is not None:
+            rule_approve(tenant_id=tenant.pk, memory_id=result.memory.pk, actor="user:frank")
 
     def _agent_key(self, tenant: Tenant) -> str:
         """The demo agent's key, kept in var/ so that running seed_demo again prints the same key."""
@@ -251,10 +260,6 @@ class Command(BaseCommand):
 
     def _pending_confirmation(self, tenant: Tenant) -> None:
         """One thing the demo agent inferred about alice, waiting in her "To confirm" inbox."""
-        from governance.pipeline.base import Candidate
-        from governance.vocabulary import MemoryType, SourceType
-        from memories.services.write import memory_write
-
         message_id = "seed-alice-pending"
         if Memory.objects.filter(tenant=tenant, source_message_id=message_id).exists():
             return
@@ -274,10 +279,6 @@ class Command(BaseCommand):
 
     def _pending_rule(self, tenant: Tenant) -> None:
         """An organization rule the demo agent proposed on frank's word, waiting for carol's approval."""
-        from governance.pipeline.base import Candidate
-        from governance.vocabulary import MemoryType, SourceType
-        from memories.services.write import memory_write
-
         message_id = "seed-frank-rule"
         if Memory.objects.filter(tenant=tenant, source_message_id=message_id).exists():
             return
