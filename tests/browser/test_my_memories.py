@@ -184,7 +184,7 @@ def test_pause_all_sessions_and_the_write_pipeline(page, login, live_server, wor
     row = page.locator(f'tr[data-session="{session["id"]}"]')
     expect(row).to_contain_text("Offsite logistics")
     row.get_by_role("button", name="Don't save").click()
-    expect(page.get_by_test_id("opt-outs")).to_contain_text(session["id"])
+    expect(page.get_by_test_id("opt-outs")).to_contain_text("Offsite logistics")
     expect(page.locator(f'tr[data-session="{session["id"]}"]')).to_contain_text("not saved")
     opted_out = agent_write(
         page,

@@ -99,11 +99,14 @@ def test_seed_demo_twice_leaves_the_same_data_and_prints_working_keys(settings, 
     assert Event.objects.filter(session__in=sessions, kind="compaction").count() == 1
     for tenant in Tenant.objects.all():
         assert verify_chain(tenant_id=tenant.pk).ok
-    # Every seeded memory is approved, except the inference in alice's inbox and the rule awaiting carol.
-    assert Memory.objects.filter(status="pending_confirmation", user_id="alice").count() == 1
-    assert Memory.objects.filter(status="active").count() == Memory.objects.count() - 2
+    # Every seeded memory is approved, except what waits in alice's inbox — the inference, and the table
+    # preference the pipeline proposes to merge with her step-by-step one (both format) — and the rule
+    # awaiting carol.
+    waiting = Memory.objects.filter(status="pending_confirmation", user_id="alice")
+    assert sorted(waiting.values_list("reason_code", flat=True)) == ["merge_proposed", "needs_user_confirmation"]
+    assert Memory.objects.filter(status="active").count() == Memory.objects.count() - 3
     # Seeded through the write pipeline like real writes: real reasons, and the policy's lifetimes.
     assert not Memory.objects.filter(reason_code="seeded").exists()
-    assert AuditEvent.objects.filter(event="memory_write_approved").count() >= Memory.objects.count() - 2
+    assert AuditEvent.objects.filter(event="memory_write_approved").count() >= Memory.objects.count() - 3
     temporary = Memory.objects.filter(level__in=("session", "task"))
     assert temporary.exists() and not temporary.filter(expires_at__isnull=True).exists()

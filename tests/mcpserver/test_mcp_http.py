@@ -68,6 +68,7 @@ def test_a_read_only_key_is_shown_and_allowed_only_the_reading_tools(asgi_server
     assert names == {
         "memory_context",
         "memory_list",
+        "memory_used",
         "search_memory",
         "list_memories",
         "session_context",

@@ -178,6 +178,7 @@ def test_run_lifecycle_without_a_job_runs_every_periodic_job(world, capsys):
     call_command("run_lifecycle", "--json", "--tenant", "demo")
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [row["job"] for row in rows] == [
+        "extract",
         "invalidate",
         "expire",
         "unused",
