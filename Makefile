@@ -64,4 +64,4 @@ screenshots: install
 
 # docs/benchmark-figures.md: every benchmark, each on a fresh SQLite database, with the date and the machine's probe.
 benchmarks: install
-	$(BIN)/python manage.py bench_report
+	MEMGOV_DEBUG=1 $(BIN)/python manage.py bench_report

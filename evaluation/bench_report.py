@@ -29,7 +29,7 @@ from evaluation.read_bench import python_speed
 
 @dataclass(frozen=True)
 class Bench:
-    name: str  # the manage.py command
+    name: str  # the manage.py command (two entries may share one: --only runs both)
     title: str
     full: tuple[str, ...]  # the page's arguments
     quick: tuple[str, ...]  # tiny sizes: checks that the command and the page still work, no figures to quote
@@ -44,11 +44,23 @@ BENCHES: tuple[Bench, ...] = (
         ("--writes", "20", "--sizes", "200"),
     ),
     Bench(
+        "bench_write",
+        "Writes against the memories in the subject's own scope",
+        ("--scope-sizes", "1,30,100,300,1000", "--writes", "300"),
+        ("--scope-sizes", "1,5", "--writes", "5"),
+    ),
+    Bench(
         "bench_read",
         "The context read, beside LangGraph's SqliteStore",
         ("--total", "1000000", "--users", "10000", "--requests", "1000"),
         ("--total", "2000", "--users", "20", "--small", "1000", "--requests", "20", "--warmup", "2"),
         needs="langgraph.store.sqlite",
+    ),
+    Bench(
+        "bench_read",
+        "Reads against the memories in the subject's own scope",
+        ("--scope-sizes", "1,30,100,300,1000", "--requests", "300"),
+        ("--scope-sizes", "1,5", "--requests", "5"),
     ),
     Bench(
         "bench_sessions",
@@ -62,6 +74,26 @@ BENCHES: tuple[Bench, ...] = (
         "Phase 1 extraction and phase 2 consolidation",
         (),
         ("--sessions", "4", "--memories", "200", "--per-subject", "20"),
+    ),
+    Bench(
+        "bench_integrations",
+        "MCP beside REST, and the adapters beside the frameworks' SQLite implementations",
+        (),
+        (
+            "--requests",
+            "3",
+            "--warmup",
+            "1",
+            "--subjects",
+            "2",
+            "--sessions",
+            "1",
+            "--items",
+            "10",
+            "--checkpoints",
+            "4",
+        ),
+        needs="agents",
     ),
     Bench(
         "bench_audit_export",
@@ -194,7 +226,7 @@ def bench_report(
     """Run the benchmarks (all, or those named) and return the page and what ran."""
     unknown = set(only) - {bench.name for bench in BENCHES}
     if unknown:
-        known = ", ".join(bench.name for bench in BENCHES)
+        known = ", ".join(dict.fromkeys(bench.name for bench in BENCHES))
         raise ValueError(f"no benchmark named {', '.join(sorted(unknown))}; known: {known}")
     chosen = [bench for bench in BENCHES if (not only or bench.name in only) and _available(bench)]
     probe_before = python_speed()

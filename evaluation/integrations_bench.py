@@ -77,7 +77,10 @@ def served(*, wsgi: bool = False, startup_timeout: float = 120.0) -> Iterator[st
     else:
         argv = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1"]
         argv += ["--port", str(port), "--log-level", "warning", "--no-access-log"]
-    process = subprocess.Popen(argv, cwd=root, env=dict(os.environ))  # noqa: S603 - our own argv
+    env = dict(os.environ)
+    hosts = [host for host in env.get("MEMGOV_ALLOWED_HOSTS", "").split(",") if host]
+    env["MEMGOV_ALLOWED_HOSTS"] = ",".join(dict.fromkeys([*hosts, "127.0.0.1"]))  # the address it is called on
+    process = subprocess.Popen(argv, cwd=root, env=env)  # noqa: S603 - our own argv
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + startup_timeout

@@ -1,4 +1,4 @@
-"""Helpers for the session tests: a session of a subject, and appending plain messages to it."""
+"""Fixtures for the session tests: a session of a subject (helpers are in session_helpers.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from conversations.models import Event, Session
-from conversations.services.events import NewEvent, session_events_append
+from conversations.models import Session
 from conversations.services.sessions import session_create
 
 
@@ -19,19 +18,3 @@ def make_session(world: Any) -> Callable[..., Session]:
         return session_create(tenant_id=tenant.pk, user_id=user_id, app=app, actor="test", **kwargs)
 
     return make
-
-
-def append(session: Session, *items: str | NewEvent, actor: str = "test") -> list[Event]:
-    """Append messages (a str is a user message), a hundred per call; returns the stored events."""
-    events = [NewEvent(kind="user_message", content=item) if isinstance(item, str) else item for item in items]
-    stored: list[Event] = []
-    for start in range(0, len(events), 100):
-        appended = session_events_append(
-            tenant_id=session.tenant_id, session_id=session.pk, events=events[start : start + 100], actor=actor
-        )
-        stored += [item.event for item in appended]
-    return stored
-
-
-def fresh(session: Session) -> Session:
-    return Session.objects.get(pk=session.pk)

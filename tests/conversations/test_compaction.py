@@ -4,7 +4,7 @@ projection for the next model call starts from the latest summary within the tok
 from __future__ import annotations
 
 import pytest
-from conftest import append, fresh
+from session_helpers import append, fresh
 
 from audit.models import AuditEvent
 from conversations.models import Event

@@ -3,7 +3,7 @@ fork still needs, and is audited with counts; erasure of a subject covers their 
 
 from __future__ import annotations
 
-from conftest import append, fresh
+from session_helpers import append, fresh
 
 from audit.models import AuditEvent
 from conversations.models import Event, ScopedState, Session, Snapshot

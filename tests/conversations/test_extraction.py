@@ -8,9 +8,9 @@ from datetime import timedelta
 from io import StringIO
 
 import pytest
-from conftest import append, fresh
 from django.core.management import call_command
 from django.utils import timezone
+from session_helpers import append, fresh
 
 from audit.models import AuditEvent
 from conversations.extraction import run as extraction

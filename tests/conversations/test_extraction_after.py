@@ -10,8 +10,8 @@ from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from conftest import append
 from django.utils import timezone
+from session_helpers import append
 
 from conversations.extraction.run import extract_run
 from conversations.models import ExtractionClaim

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import append, fresh
+from session_helpers import append, fresh
 
 from audit.models import AuditEvent
 from conversations.models import Event

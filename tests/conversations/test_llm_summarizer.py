@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from conftest import append, fresh
+from session_helpers import append, fresh
 
 from conversations.models import Event
 from conversations.services.compaction import session_compact

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
-from conftest import append, fresh
 from django.core.management import call_command
 from django.utils import timezone
+from session_helpers import append, fresh
 
 from audit.models import AuditEvent
 from conversations.models import Event, Session

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import append, fresh
+from session_helpers import append, fresh
 
 from conversations.models import Event, Snapshot
 from conversations.selectors.events import event_visible_to

@@ -8,8 +8,8 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import append, fresh
 from django.db import connection
+from session_helpers import append, fresh
 from sqlite_bytes import sqlite_file_bytes
 
 from audit.verify import verify_chain

@@ -7,21 +7,15 @@ import json
 from io import StringIO
 
 from async_run import in_thread
-from django.conf import settings
+from child_env import database_env
 from django.core.management import call_command
 
 from governance.models import AgentClient
 
 
-def _database_url() -> str:
-    db = settings.DATABASES["default"]
-    if db["ENGINE"] == "dbkit.sqlite3":
-        return f"sqlite:///{db['NAME']}"
-    return f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-
-
 def test_it_times_mcp_beside_rest_from_one_run(transactional_db, monkeypatch):
-    monkeypatch.setenv("DATABASE_URL", _database_url())
+    for name, value in database_env().items():
+        monkeypatch.setenv(name, value)
     monkeypatch.setenv("DJANGO_SETTINGS_MODULE", "config.settings")
     out = StringIO()
     # On a thread of its own: the command runs an event loop, and the browser tests leave one in this thread.

@@ -11,20 +11,13 @@ from pathlib import Path
 
 import httpx
 import pytest
-from django.conf import settings
+from child_env import database_env
 
 from demo.management.commands.run_stack import stack_specs
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS_LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-06-18"}
-
-
-def _database_url() -> str:
-    db = settings.DATABASES["default"]
-    if db["ENGINE"] == "dbkit.sqlite3":
-        return f"sqlite:///{db['NAME']}"
-    return f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
 
 
 def _free_port() -> int:
@@ -37,7 +30,7 @@ def _free_port() -> int:
 def test_the_web_process_serves_pages_the_api_and_mcp(world, transactional_db, web):
     port = _free_port()
     argv = stack_specs(host="127.0.0.1", port=port, web=web, with_worker=False, with_beat=False)[0].argv
-    env = {**os.environ, "DATABASE_URL": _database_url(), "DJANGO_SETTINGS_MODULE": "config.settings"}
+    env = {**os.environ, **database_env(), "DJANGO_SETTINGS_MODULE": "config.settings"}
     process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
     try:

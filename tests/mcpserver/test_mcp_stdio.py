@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from async_run import run as run_async
-from django.conf import settings
+from child_env import database_env
 from mcp import Client, StdioServerParameters
 
 from memories.models import Memory
@@ -17,16 +17,9 @@ from memories.models import Memory
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _database_url() -> str:
-    db = settings.DATABASES["default"]
-    if db["ENGINE"] == "dbkit.sqlite3":
-        return f"sqlite:///{db['NAME']}"
-    return f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-
-
 def _env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("MEMGOV_AGENT_KEY", "MEMGOV_USER_ID")}
-    return {**env, "DATABASE_URL": _database_url(), "DJANGO_SETTINGS_MODULE": "config.settings", **extra}
+    return {**env, **database_env(), "DJANGO_SETTINGS_MODULE": "config.settings", **extra}
 
 
 def test_it_serves_the_tools_over_stdio_for_the_key_in_the_environment(world, transactional_db):

@@ -20,6 +20,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from child_env import database_env
 from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
@@ -220,15 +221,6 @@ def _redis_url() -> Iterator[str]:
         proc.wait(timeout=10)
 
 
-def _database_url(alias: str = "default") -> str:
-    from django.db import connections
-
-    db = connections[alias].settings_dict
-    if connections[alias].vendor == "sqlite":
-        return f"sqlite:///{db['NAME']}"
-    return f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
 def _wait_for(predicate, *, timeout: float, what: str, log: Path) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -245,8 +237,7 @@ def _worker(
     env = dict(os.environ)
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings",  # production settings, as a deployed worker has
-        DATABASE_URL=_database_url(),
-        MEMGOV_KEYS_DATABASE_URL=_database_url("keys"),
+        **database_env(),
         MEMGOV_VAR_DIR=str(var_dir),
         # The shared tree may hold other people's half-finished URL modules; this test is about the worker.
         CELERY_SKIP_CHECKS="1",

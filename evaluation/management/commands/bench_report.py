@@ -16,7 +16,7 @@ class Command(BaseCommand):
     help = "Run the benchmarks, each on a fresh SQLite database, and write their figures to docs/benchmark-figures.md."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        names = ", ".join(bench.name for bench in BENCHES)
+        names = ", ".join(dict.fromkeys(bench.name for bench in BENCHES))
         parser.add_argument("--only", nargs="+", default=[], metavar="NAME", help=f"some of: {names}")
         parser.add_argument("--quick", action="store_true", help="tiny sizes: check the commands, not figures")
         parser.add_argument("--output", default=str(PAGE), help="where the page goes ('-' prints it)")
