@@ -96,6 +96,12 @@ BENCHES: tuple[Bench, ...] = (
         needs="agents",
     ),
     Bench(
+        "bench_startup",
+        "Start-up time and memory of gunicorn, with and without --preload",
+        (),
+        ("--workers", "1", "--repeat", "1"),
+    ),
+    Bench(
         "bench_audit_export",
         "The signed audit export",
         ("--events", "1000000", "--verify", "--output", "{tmp}/export.jsonl"),

@@ -132,7 +132,8 @@ def stack_specs(
             "--worker-class",
             "uvicorn_worker.UvicornWorker",
         ]
-        web_argv += ["--bind", f"{host}:{port}", "--workers", "2"]
+        # --preload: the detection engine and tokenizers load once, before the workers fork (bench_startup).
+        web_argv += ["--bind", f"{host}:{port}", "--workers", "2", "--preload"]
     else:  # Django's development server: pages and the REST API, without /mcp/
         web_argv = [python, manage, "runserver", f"{host}:{port}"]
     specs = [ProcessSpec("web", web_argv)]
