@@ -10,6 +10,7 @@ from django.utils import timezone
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
 
+from answers.shapes import context_out, decision_out, memory_out
 from governance.pipeline.base import Candidate, Scope
 from governance.vocabulary import MemoryType
 from mcpserver.calls import Binding, governed
@@ -29,7 +30,6 @@ from mcpserver.schemas import (
     TypeArg,
     WriteScope,
 )
-from mcpserver.shapes import context_out, decision_out, memory_out
 from memories.access import Caller, confirmation_for_caller, memory_for_caller
 from memories.read.context import DEFAULT_TOKEN_BUDGET, DEFAULT_TOP_K, ContextRequest, memory_context_build
 from memories.read.scope import ContextScope

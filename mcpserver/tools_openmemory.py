@@ -14,11 +14,11 @@ from uuid import UUID
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
+from answers.shapes import decision_out
 from governance.pipeline.base import Candidate, Scope
 from governance.vocabulary import DecisionKind, Level, SourceType
 from mcpserver.calls import Binding, governed, subject_for
 from mcpserver.schemas import MAX_TEXT, TopKArg
-from mcpserver.shapes import decision_out
 from mcpserver.tools_memory import DESTROY, READ, WRITE
 from memories.access import Caller
 from memories.read.context import ContextRequest, memory_context_build

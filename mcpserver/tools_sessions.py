@@ -10,6 +10,7 @@ from uuid import UUID
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
+from answers.shapes import appended_out, projection_out, session_out, task_out
 from conversations.access import session_for_caller
 from conversations.selectors.context import session_context_build
 from conversations.selectors.events import event_visible_to
@@ -21,7 +22,6 @@ from conversations.services.tasks import task_state_update
 from conversations.vocabulary import ApprovalStatus
 from mcpserver.calls import Binding, governed, subject_for
 from mcpserver.schemas import EventArg, Id, StepsArg, TaskText
-from mcpserver.shapes import appended_out, projection_out, session_out, task_out
 from mcpserver.tools_memory import READ, WRITE
 from memories.access import Caller
 

@@ -21,6 +21,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("conversations",),
     ("handoffs",),
     ("monitoring",),
+    ("answers",),  # the JSON the agent surfaces (REST and MCP) answer with
     ("api", "console", "mymemories", "mcpserver"),
     ("evaluation", "demo"),
     ("config",),  # urls, wsgi/asgi, celery, health: the wiring, which may name anything

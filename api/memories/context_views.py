@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
@@ -11,6 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from answers.shapes import context_out
 from governance.vocabulary import MemoryType
 from memories.access import caller_for
 from memories.read.context import (
@@ -18,7 +17,6 @@ from memories.read.context import (
     DEFAULT_TOKEN_BUDGET,
     DEFAULT_TOP_K,
     ContextRequest,
-    ContextResult,
     memory_context_build,
 )
 from memories.read.scope import ContextScope
@@ -126,70 +124,6 @@ class ContextResponseSerializer(serializers.Serializer):
     )
 
 
-def context_response(result: ContextResult) -> dict[str, Any]:
-    items = []
-    for item in result.items:
-        scope = {"level": item.level}
-        for name in ("team", "project", "session_id", "task_id"):
-            if getattr(item, name):
-                scope[name] = getattr(item, name)
-        items.append(
-            {
-                "id": item.id,
-                "citation_id": item.citation_id,
-                "ref": item.ref,
-                "type": item.type,
-                "content": item.content,
-                "scope": scope,
-                "block": item.block,
-                "source": {"source_type": item.source_type, "source_message_id": item.source_message_id},
-                "confidence": item.confidence,
-                "updated_at": item.updated_at,
-                "score": item.score,
-                "score_parts": {
-                    "relevance": item.relevance,
-                    "lexical": item.lexical,
-                    "semantic": item.semantic,
-                    "recency": item.recency,
-                    "confidence": item.confidence,
-                    "trust": item.trust,
-                },
-                "cosine": item.cosine,
-                "why": list(item.why),
-                "matched_terms": list(item.matched),
-                "tokens": item.tokens,
-            }
-        )
-    refs = {item.id: item.ref for item in result.items}
-    conflicts = [
-        {
-            "memory_id": c.conflict.memory_id,
-            "ref": refs[c.conflict.memory_id],
-            "memory_type": c.conflict.memory_type,
-            "dimension": c.conflict.dimension,
-            "memory_says": c.conflict.memory_stance,
-            "instruction_says": c.conflict.instruction_stance,
-            "resolution": "follow_current_instruction",
-            "suggestion": c.suggestion,
-        }
-        for c in result.conflicts
-    ]
-    return ContextResponseSerializer(
-        {
-            "rendered": result.rendered,
-            "items": items,
-            "conflicts": conflicts,
-            "token_count": result.token_count,
-            "token_budget": result.token_budget,
-            "top_k": result.top_k,
-            "standing_k": result.standing_k,
-            "language": result.language,
-            "omitted": result.omitted,
-            "ranking": result.ranking,
-        }
-    ).data
-
-
 class MemoryContextApi(APIView):
     @extend_schema(
         request=ContextRequestSerializer,
@@ -224,4 +158,6 @@ class MemoryContextApi(APIView):
                 language=values["language"],
             ),
         )
-        return Response(context_response(result))
+        # The answer is JSON-ready already (the same as the MCP tool's); ContextResponseSerializer documents it
+        # (extend_schema above) without copying its fields on every request.
+        return Response(context_out(result))

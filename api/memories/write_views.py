@@ -8,6 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from answers.shapes import decision_out
 from api.memories.write_serializers import (
     ConfirmationAcceptSerializer,
     ConfirmationOutSerializer,
@@ -23,27 +24,7 @@ from memories.services.confirmations import (
     confirmation_accept,
     confirmation_decline,
 )
-from memories.services.write import WriteResult, memory_write
-
-
-def decision_payload(result: WriteResult) -> dict[str, object]:
-    decision = result.decision
-    return {
-        "decision": decision.kind.value,
-        "reason_code": decision.reason_code,
-        "reason": decision.reason,
-        "memory_id": result.memory.pk if result.memory else None,
-        "confirmation_id": result.confirmation.pk if result.confirmation else None,
-        "confirm_by": decision.confirm_by,
-        "type": decision.type.value if decision.type else None,
-        "sensitivity": decision.sensitivity.value,
-        "entity_types": list(decision.entity_types),
-        "expires_at": decision.expires_at,
-        "deduplicated": decision.deduplicated,
-        "conflict_with": decision.conflict_with,
-        "conflict_aspect": decision.conflict_aspect,
-        "policy_version": decision.policy_version,
-    }
+from memories.services.write import memory_write
 
 
 class MemoryWriteApi(APIView):
@@ -86,7 +67,7 @@ class MemoryWriteApi(APIView):
         )
         # The payload is JSON-ready already; DecisionSerializer documents it (see extend_schema) without
         # re-copying its fields on every request.
-        return Response(decision_payload(result))
+        return Response(decision_out(result))
 
 
 def _settled(confirmation: Confirmation) -> Response:

@@ -14,8 +14,9 @@
   Models place unrelated texts at different cosines (a static model's sit near 0.2, a transformer's
   near 0.8); measured against the request's own mean, the same weights serve any model. Without an
   embedder, or for a memory without a vector, it is 0 and the lexical part decides alone.
-- recency = 0.5 ^ (days since the memory was last updated / 30); confidence as stored; trust =
-  ``SOURCE_TRUST[source_type]``.
+- recency = 0.5 ^ (days since the memory was last updated, or last used by an answer if that is later / 30):
+  a memory answers keep citing (``POST /api/v1/memories/used``) stays as fresh as a new one, one nobody uses
+  fades; merely being injected doesn't count. Confidence as stored; trust = ``SOURCE_TRUST[source_type]``.
 
 **The named scope.** A memory of the session, task or project the request names gets ``named_scope``
 (0.5) added to its relevance (``in_named_scope``): asked there, "this task" or "here" mean it.
@@ -305,7 +306,8 @@ def rank_candidates(
         if not about and rank is None:
             continue
         relevance = value / best if about and best > 0 else 0.0
-        age = now - candidate.updated_at
+        fresh, cited = candidate.updated_at, candidate.last_cited_at
+        age = now - (cited if cited is not None and cited > fresh else fresh)
         age_days = age.total_seconds() / 86400
         recency = 0.5 ** ((age_days if age_days > 0.0 else 0.0) / half_life)
         confidence = candidate.confidence if candidate.confidence > 0.0 else 0.0

@@ -114,6 +114,8 @@ class ContextCandidate(NamedTuple):
     session_id: str
     task_id: str
     updated_at: datetime
+    # When an answer last used it (a citation, ``POST /api/v1/memories/used``): ranking counts it as recent.
+    last_cited_at: datetime | None = None
     # The memory's vector for the current embedder, still sealed (``open_vectors``); None without one.
     vector: bytes | None = None
 
@@ -200,8 +202,8 @@ def read_grant_for(*, caller: Caller, scope: ContextScope, types: tuple[str, ...
 
 # The candidate query selects ContextCandidate's fields, in its order: a row becomes a candidate once its
 # id is in canonical form, its content opened and its date made aware.
-_ID, _CONTENT_AT, _UPDATED_AT, _VECTOR_AT = (
-    ContextCandidate._fields.index(name) for name in ("id", "content", "updated_at", "vector")
+_ID, _CONTENT_AT, _UPDATED_AT, _CITED_AT, _VECTOR_AT = (
+    ContextCandidate._fields.index(name) for name in ("id", "content", "updated_at", "last_cited_at", "vector")
 )
 _COLUMNS = ContextCandidate._fields[:_VECTOR_AT]  # the memory's own columns; the vector is a subquery
 
@@ -407,6 +409,9 @@ def memory_context_candidates(
         at = row[_UPDATED_AT]
         if at.tzinfo is None:
             values[_UPDATED_AT] = combine(at.date(), at.time(), zone)
+        cited = row[_CITED_AT]
+        if cited is not None and cited.tzinfo is None:
+            values[_CITED_AT] = combine(cited.date(), cited.time(), zone)
         if values[_VECTOR_AT] is not None:
             values[_VECTOR_AT] = bytes(values[_VECTOR_AT])
         candidates.append(ContextCandidate._make(values))

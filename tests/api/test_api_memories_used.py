@@ -90,3 +90,25 @@ def test_a_preview_has_no_citations(world, make_memory):
         caller=caller, request=ContextRequest(scope=ContextScope(user_id="alice"), query="Chinese"), preview=True
     )
     assert result.items and not any(item.citation_id for item in result.items)
+
+
+def test_a_used_memory_ranks_as_recent_in_the_next_read(world, make_memory):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    for text in ("User prefers answers in Chinese.", "User prefers Chinese answers with a table."):
+        make_memory(world.demo, text, user_id="alice")
+    Memory.objects.filter(tenant=world.demo, user_id="alice").update(updated_at=timezone.now() - timedelta(days=60))
+    agent = world.agent_client(world.demo_key)
+    read = {"scope": {"user_id": "alice"}, "query": "Chinese answers"}
+    before = agent.post("/api/v1/memories/context", read, format="json").json()["items"]
+    assert len(before) == 2 and all(item["score_parts"]["recency"] < 0.3 for item in before)
+    last = before[-1]
+    assert agent.post(URL, {"citation_ids": [last["citation_id"]]}, format="json").status_code == 200
+    after = agent.post("/api/v1/memories/context", read, format="json").json()["items"]
+    parts = {item["id"]: item["score_parts"]["recency"] for item in after}
+    assert parts[last["id"]] > 0.99 and parts[before[0]["id"]] < 0.3
+    scores = {item["id"]: item["score"] for item in after}
+    assert scores[last["id"]] > last["score"] + 0.1  # the use lifted it by recency's weight (0.15) times ~0.75
+    assert scores[before[0]["id"]] == pytest.approx(before[0]["score"], abs=1e-3)  # the other one is unchanged

@@ -125,6 +125,21 @@ def test_recency_halves_every_thirty_days_and_never_exceeds_one():
     assert recency_score(NOW + timedelta(days=1), now=NOW, half_life_days=30) == 1.0
 
 
+def test_a_memory_an_answer_used_recently_counts_as_recent():
+    """Recency follows the later of the last change and the last citation: used memories stay fresh."""
+    old = NOW - timedelta(days=60)
+    cited = candidate("deploy with kubernetes on fridays", id="cited", updated_at=old, last_cited_at=NOW)
+    unused = candidate("deploy with kubernetes on mondays", id="unused", updated_at=old)
+    ranking = rank_candidates([unused, cited], query="deploy kubernetes", now=NOW)
+    by_id = {r.candidate.id: r for r in ranking.relevant}
+    assert by_id["cited"].recency == 1.0 and by_id["unused"].recency == pytest.approx(0.25)
+    assert ids(ranking) == ["cited", "unused"]
+    # A citation older than the last change changes nothing.
+    stale = candidate("deploy with kubernetes on fridays", id="stale", updated_at=NOW, last_cited_at=old)
+    (ranked,) = rank_candidates([stale], query="kubernetes", now=NOW).relevant
+    assert ranked.recency == 1.0
+
+
 def test_trust_orders_sources():
     assert SOURCE_TRUST["explicit_user_request"] > SOURCE_TRUST["user_statement"] > SOURCE_TRUST["agent_inference"]
     assert SOURCE_TRUST["agent_inference"] > SOURCE_TRUST["tool_result"] > SOURCE_TRUST["web_content"]

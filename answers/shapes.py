@@ -1,5 +1,5 @@
-"""What the tools answer: the REST API's JSON, field for field (tests/mcpserver/test_parity.py holds them
-to it), built from the same service results."""
+"""The answers to a write, a memory, a context read and the sessions operations, for REST and MCP alike
+(tests/mcpserver/test_mcp_tools.py calls both surfaces and compares the answers)."""
 
 from __future__ import annotations
 
