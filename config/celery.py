@@ -156,6 +156,15 @@ app.autodiscover_tasks()
 
 
 @worker_init.connect
+def warm_up_worker(**_: object) -> None:
+    """Load the detector, tokenizers and embedder once, before the first job (and before a prefork pool forks,
+    so its children share them)."""
+    from config.warmup import warm_up_process
+
+    warm_up_process()
+
+
+@worker_init.connect
 def serve_worker_metrics(**_: object) -> None:
     """With MEMGOV_WORKER_METRICS_PORT set, the worker serves its job counters for Prometheus.
 

@@ -1,16 +1,14 @@
-"""What a web process loads before its first request, whichever server runs it (config/wsgi.py, asgi.py)."""
+"""What a serving process loads before its first request or job, whichever server runs it (config/wsgi.py,
+asgi.py, and a Celery worker's start in config/celery.py)."""
 
 import gc
 
 
 def warm_up_process() -> None:
-    # The sensitivity detector (presidio, spaCy) and jieba's dictionary (the read path's Chinese
-    # segmentation) take seconds to load: load them now rather than on the first request.
-    from governance.recognizers import warm_up
-    from memories.read.segment import jieba_tokenizer
+    from memories.warmup import warm_up
 
+    # The detector, the tokenizers and the embedder take seconds to load: now, not on the first request.
     warm_up()
-    jieba_tokenizer()
     # Everything loaded so far lives as long as the process: keep it out of the garbage collector's
     # full scans, which otherwise show up as millisecond pauses in request latency.
     gc.freeze()

@@ -28,9 +28,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if min(options["sessions"], options["events"], options["memories"], options["per_subject"]) < 1:
             raise CommandError("--sessions, --events, --memories and --per-subject must be at least 1")
-        from governance.recognizers import warm_up
+        from memories.warmup import warm_up
 
-        warm_up()
+        warm_up()  # what a worker loads at its start (config/celery.py): the detector, tokenizers, embedder
         probe = python_speed()
         phase1 = bench_phase1(sessions=options["sessions"], events=options["events"])
         phase2 = bench_phase2(memories=options["memories"], per_subject=options["per_subject"])

@@ -1,0 +1,28 @@
+"""A serving process loads its slow parts before its first request or job: the detector, jieba, the bilingual
+lexicon and the inline embedder (memories/warmup.py), from the web entry points and a Celery worker's start."""
+
+from __future__ import annotations
+
+from celery.signals import worker_init
+
+from config import celery as celery_config
+from governance.recognizers import engine
+from memories.embedding.embedders import current_embedder
+from memories.read import bilingual, segment
+from memories.warmup import warm_up
+
+
+def test_warm_up_loads_the_detector_tokenizer_lexicon_and_embedder(monkeypatch):
+    embedder = current_embedder()
+    assert embedder is not None and embedder.inline  # the default: builtin
+    monkeypatch.setattr(bilingual, "_lexicon", None)
+    monkeypatch.setattr(segment, "_jieba", None)
+    monkeypatch.setattr(embedder, "_model", None)
+    warm_up()
+    assert bilingual._lexicon is not None and segment._jieba is not None and embedder._model is not None
+    assert engine._detector is not None
+
+
+def test_a_celery_worker_warms_up_when_it_starts():
+    receivers = [ref() for _, ref in worker_init.receivers]
+    assert celery_config.warm_up_worker in receivers
