@@ -2,9 +2,9 @@
 
 Each benchmark runs as its own ``manage.py`` process on a fresh SQLite database in a temporary folder (so
 nothing of the checkout's database is touched, and one benchmark's rows can't slow the next), with the
-arguments below. The page it writes holds each command and what it printed, the date, the machine (cores,
-the ``sum(range(1000))`` probe before and after, the load average), and nothing else: the explanations and
-the targets live in docs/benchmarks.md, which links here.
+arguments below. The page holds each command and what it printed, stamped with when it ran, the commit, the
+machine's ``sum(range(1000))`` probe just before it and the load average when it ended; ``--only`` runs some
+again and keeps the others' sections. The explanations and the targets live in docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -120,6 +120,10 @@ class Ran:
     output: str
     seconds: float
     returncode: int
+    started: datetime  # when it began (UTC)
+    probe_us: float  # the machine's speed probe just before it
+    load: tuple[float, float, float]  # the load average when it ended
+    quick: bool = False
 
 
 def _available(bench: Bench) -> bool:
@@ -171,20 +175,18 @@ def run_bench(bench: Bench, *, quick: bool) -> Ran:
             if done.returncode:
                 raise RuntimeError(f"{bench.name}: migrate failed:\n{done.stderr[-2000:]}")
         args = [arg.replace("{tmp}", folder) for arg in (bench.quick if quick else bench.full)]
+        probe, when = python_speed(), datetime.now(UTC)
         started = time.monotonic()
         done = _manage([bench.name, *args], env=env)
         seconds = time.monotonic() - started
     shown = " ".join(shlex.quote(arg.replace(folder, SHOWN_TMP)) for arg in args)
     output = (done.stdout + (f"\n{done.stderr}" if done.returncode else "")).strip().replace(folder, SHOWN_TMP)
-    return Ran(bench, f"python manage.py {bench.name} {shown}".strip(), output, seconds, done.returncode)
+    command = f"python manage.py {bench.name} {shown}".strip()
+    return Ran(bench, command, output, seconds, done.returncode, when, probe, os.getloadavg(), quick)
 
 
-def _machine(probe_before: float, probe_after: float) -> str:
-    load = " / ".join(f"{value:.2f}" for value in os.getloadavg())
-    return (
-        f"{os.cpu_count()} cores; Python {sys.version.split()[0]}; `sum(range(1000))` in {probe_before:.1f} µs "
-        f"before the runs and {probe_after:.1f} µs after; load average (1/5/15 min) at the end {load}"
-    )
+def _machine() -> str:
+    return f"{os.cpu_count()} cores; Python {sys.version.split()[0]}"
 
 
 def _commit() -> str:
@@ -198,48 +200,69 @@ def _commit() -> str:
     return done.stdout.strip() or "unknown"
 
 
-def render(ran: Sequence[Ran], *, quick: bool, probe_before: float, probe_after: float, now: datetime) -> str:
-    lines = [
-        "# Benchmark figures",
-        "",
-        "Written by `make benchmarks` (`python manage.py bench_report`); what each benchmark measures, and its",
-        "targets, are in [benchmarks.md](benchmarks.md). Every benchmark ran as its own process on a fresh",
-        "SQLite database, with `MEMGOV_DEBUG` off.",
-        "",
-        f"- Date: {now:%Y-%m-%d %H:%M} UTC; commit {_commit()}",
-        f"- Machine: {_machine(probe_before, probe_after)}",
-    ]
-    if quick:
-        lines.append("- **Quick run** (tiny sizes): these figures check that the commands work; don't quote them.")
-    for item in ran:
-        status = "" if item.returncode == 0 else f" — **exit {item.returncode}**"
-        lines += [
-            "",
-            f"## {item.bench.title}",
-            "",
-            f"`{item.command}` ({item.seconds:.0f} s{status})",
-            "",
-            "```text",
-            item.output,
-            "```",
-        ]
+HEADER = (
+    "# Benchmark figures",
+    "",
+    "Written by `make benchmarks` (`python manage.py bench_report`; `--only NAME` runs one again and replaces",
+    "its section); what each benchmark measures, and its targets, are in [benchmarks.md](benchmarks.md).",
+    "Every benchmark ran as its own process on a fresh SQLite database, with `MEMGOV_DEBUG` off; each section",
+    "says when, at which commit, the machine's speed probe (`sum(range(1000))`) just before it and the load",
+    "average when it ended.",
+)
+
+
+def section(item: Ran, *, commit: str) -> str:
+    status = "" if item.returncode == 0 else f" — **exit {item.returncode}**"
+    load = " / ".join(f"{value:.2f}" for value in item.load)
+    stamp = (
+        f"{item.started:%Y-%m-%d %H:%M} UTC, commit {commit}; probe {item.probe_us:.1f} µs; "
+        f"load average (1/5/15 min) at the end {load}"
+    )
+    lines = [f"## {item.bench.title}", "", f"`{item.command}` ({item.seconds:.0f} s{status})", "", f"- {stamp}"]
+    if item.quick:
+        lines.append("- **Quick run** (tiny sizes): these figures check that the command works; don't quote them.")
+    return "\n".join([*lines, "", "```text", item.output, "```"])
+
+
+def sections_of(page: str) -> dict[str, str]:
+    """A page's sections by title (the text from its ``## `` line to the next one)."""
+    found: dict[str, str] = {}
+    for chunk in ("\n" + page).split("\n## ")[1:]:
+        title = chunk.split("\n", 1)[0]
+        found[title] = ("## " + chunk).rstrip("\n")
+    return found
+
+
+def render(ran: Sequence[Ran], *, existing: str = "") -> str:
+    """The page: the benchmarks that ran, and those of ``existing`` that didn't, in BENCHES' order."""
+    commit = _commit()
+    kept = sections_of(existing)
+    kept |= {item.bench.title: section(item, commit=commit) for item in ran}
+    titles = list(dict.fromkeys(bench.title for bench in BENCHES))
+    body = [kept[title] for title in titles if title in kept]
+    lines = [*HEADER, "", f"- Machine: {_machine()}"]
+    for part in body:
+        lines += ["", part]
     return "\n".join(lines) + "\n"
 
 
 def bench_report(
-    *, only: Sequence[str] = (), quick: bool = False, log: Callable[[str], object] | None = None
+    *,
+    only: Sequence[str] = (),
+    quick: bool = False,
+    existing: str = "",
+    log: Callable[[str], object] | None = None,
 ) -> tuple[str, list[Ran]]:
-    """Run the benchmarks (all, or those named) and return the page and what ran."""
+    """Run the benchmarks (all, or those named) and return the page and what ran. With ``only``, the sections
+    of ``existing`` (the page as it stands) for the others are kept."""
     unknown = set(only) - {bench.name for bench in BENCHES}
     if unknown:
         known = ", ".join(dict.fromkeys(bench.name for bench in BENCHES))
         raise ValueError(f"no benchmark named {', '.join(sorted(unknown))}; known: {known}")
     chosen = [bench for bench in BENCHES if (not only or bench.name in only) and _available(bench)]
-    probe_before = python_speed()
     ran = []
     for bench in chosen:
         if log:
             log(f"running {bench.name} …")
         ran.append(run_bench(bench, quick=quick))
-    page = render(ran, quick=quick, probe_before=probe_before, probe_after=python_speed(), now=datetime.now(UTC))
-    return page, ran
+    return render(ran, existing=existing if only else ""), ran

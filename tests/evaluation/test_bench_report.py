@@ -9,14 +9,32 @@ from django.core.management import CommandError, call_command
 
 def test_the_report_runs_a_benchmark_on_a_fresh_database_and_writes_its_figures(tmp_path, capsys):
     page = tmp_path / "figures.md"
-    call_command("bench_report", "--only", "bench_write", "--quick", "--output", str(page))
+    call_command("bench_report", "--only", "bench_audit_export", "--quick", "--output", str(page))
     text = page.read_text()
-    assert "## Writes through the pipeline" in text
-    assert "`python manage.py bench_write --writes 20 --sizes 200`" in text
-    assert "pipeline via service @ 200 stored" in text  # the benchmark's own table, as it printed it
-    assert "sum(range(1000))` in" in text and "load average" in text and "Date: " in text
+    assert "## The signed audit export" in text and "## Writes through the pipeline" not in text
+    assert "`python manage.py bench_audit_export --events 2000 --verify --output '$TMP/export.jsonl'`" in text
+    assert "events: 2,000; format: jsonl" in text and "signature valid" in text  # its own output, as printed
+    assert "µs; load average" in text and "UTC, commit " in text  # stamped: when, which commit, the probe
     assert "Quick run" in text  # tiny figures say so
     assert "exit" not in text
+
+
+def test_a_benchmark_run_again_replaces_its_section_and_keeps_the_others():
+    from datetime import UTC, datetime
+
+    from evaluation.bench_report import BENCHES, Ran, render, sections_of
+
+    write, read = BENCHES[0], next(bench for bench in BENCHES if bench.name == "bench_read")
+
+    def ran(bench, output):
+        return Ran(bench, f"python manage.py {bench.name}", output, 1.0, 0, datetime.now(UTC), 28.0, (1.0, 1.0, 1.0))
+
+    first = render([ran(write, "write figures 1"), ran(read, "read figures 1")])
+    again = render([ran(read, "read figures 2")], existing=first)
+    sections = sections_of(again)
+    assert "write figures 1" in sections[write.title] and "read figures 2" in sections[read.title]
+    assert "read figures 1" not in again
+    assert list(sections) == [write.title, read.title]  # the benchmarks' order, whichever ran last
 
 
 def test_an_unknown_benchmark_is_refused_with_the_known_names():

@@ -22,8 +22,9 @@ class Command(BaseCommand):
         parser.add_argument("--output", default=str(PAGE), help="where the page goes ('-' prints it)")
 
     def handle(self, *args: object, only: list[str], quick: bool, output: str, **options: object) -> None:
+        existing = Path(output).read_text() if output != "-" and Path(output).exists() else ""
         try:
-            page, ran = bench_report(only=only, quick=quick, log=self.stderr.write)
+            page, ran = bench_report(only=only, quick=quick, existing=existing, log=self.stderr.write)
         except ValueError as exc:
             raise CommandError(str(exc)) from None
         if output == "-":
