@@ -47,6 +47,9 @@ run: install
 	@echo "memgov: web, one Celery worker and the beat start together; Ctrl-C stops all three"
 	MEMGOV_DEBUG=1 $(BIN)/python manage.py run_stack --host $(HOST) --port $(PORT)
 
+# One pytest-xdist worker per core, each test file on one worker (its module fixtures set up once); every
+# worker has databases of its own. `make test PYTEST_ARGS=tests/…` runs some tests, in one process.
+PYTEST_ARGS ?= -n auto --dist loadfile
 test: install
 	$(BIN)/pytest $(PYTEST_ARGS)
 
