@@ -6,9 +6,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from conversations.models import Session
+from conversations.models import Event, Session
 from conversations.selectors.context import Projection
+from conversations.selectors.events import StoredEvent
 from conversations.services.events import Appended
+from conversations.state import loads
 from memories.models import Memory
 from memories.read.context import ContextResult
 from memories.services.write import WriteResult
@@ -157,6 +159,24 @@ def session_out(session: Session, *, state: dict[str, Any]) -> dict[str, Any]:
         "last_active_at": _when(session.last_active_at),
         "ended_at": _when(session.ended_at),
         "merged_state": state,
+    }
+
+
+def event_out(event: Event | StoredEvent) -> dict[str, Any]:
+    """One event as the Sessions API shows it (content opened: the caller may read it)."""
+    return {
+        "id": str(event.pk),
+        "session_id": str(event.session_id),
+        "seq": event.seq,
+        "parent_id": _str(event.parent_id),
+        "kind": event.kind,
+        "content": event.content,
+        "state_delta": loads(event.state_delta),
+        "tool_call_id": event.tool_call_id,
+        "task_id": event.task_id,
+        "tokens": event.tokens,
+        "meta": event.meta,
+        "created_at": _when(event.created_at),
     }
 
 

@@ -9,7 +9,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.sessions.convert import appended_data, event_data, new_event
+from answers.shapes import appended_out, event_out
+from api.sessions.convert import new_event
 from api.sessions.event_serializers import (
     AppendOut,
     BranchOut,
@@ -69,8 +70,9 @@ class EventListApi(APIView):
             actor=caller.actor,
             agent=caller.agent,
         )
-        body = {"events": [appended_data(item) for item in appended], "leaf_id": appended[-1].event.pk}
-        return Response(AppendOut(body).data, status=status.HTTP_201_CREATED)
+        # JSON-ready answers (answers/shapes.py), which AppendOut documents without copying its fields per call.
+        body = {"events": [appended_out(item) for item in appended], "leaf_id": str(appended[-1].event.pk)}
+        return Response(body, status=status.HTTP_201_CREATED)
 
     @extend_schema(
         parameters=[BranchQuery],
@@ -95,11 +97,11 @@ class EventListApi(APIView):
         oldest = events[0] if events else None
         more = oldest is not None and oldest.parent_id is not None
         body = {
-            "events": [event_data(e) for e in events],
+            "events": [event_out(e) for e in events],
             "has_more": more,
-            "next_leaf": oldest.parent_id if more and oldest else None,
+            "next_leaf": str(oldest.parent_id) if more and oldest else None,
         }
-        return Response(BranchOut(body).data)
+        return Response(body)  # JSON-ready (answers/shapes.py); BranchOut documents it
 
 
 class PopApi(APIView):
@@ -113,7 +115,7 @@ class PopApi(APIView):
         caller = caller_for(request)
         session = session_for_caller(caller, session_id)
         left = session_pop(tenant_id=caller.tenant_id, session_id=session.pk, actor=caller.actor)
-        return Response(PopOut({"event": event_data(left), "leaf_id": left.parent_id}).data)
+        return Response(PopOut({"event": event_out(left), "leaf_id": left.parent_id}).data)
 
 
 class ForkApi(APIView):
@@ -178,7 +180,7 @@ class CompactApi(APIView):
         caller = caller_for(request)
         session = session_for_caller(caller, session_id)
         event, covered = session_compact(tenant_id=caller.tenant_id, session_id=session.pk, actor=caller.actor)
-        body = {"event": event_data(event), "summary": event.content, "covered_event_ids": covered}
+        body = {"event": event_out(event), "summary": event.content, "covered_event_ids": covered}
         return Response(CompactOut(body).data, status=status.HTTP_201_CREATED)
 
 
