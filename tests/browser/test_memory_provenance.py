@@ -56,3 +56,14 @@ def test_the_teammate_sees_neither_the_card_nor_the_conversation(page, login, wo
     expect(page.locator(f'[data-memory-id="{memory.pk}"]')).to_have_count(0)
     expect(page.locator("[data-provenance]")).to_have_count(0)
     assert page.goto(f"{page.url.rstrip('/')}/sessions/{session.pk}/").status == 404
+
+
+def test_the_provenance_lines_read_in_chinese(page, login, world, learned):
+    _session, memory = learned
+    login(page, "alice")
+    page.get_by_role("button", name="简体中文").click()
+    expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
+    card = page.locator(f'[data-memory-id="{memory.pk}"]')
+    expect(card.locator("[data-cited]")).to_have_text("在 3 次回答中用到")
+    expect(card.locator("[data-provenance]")).to_contain_text("的对话中习得")
+    expect(card).to_contain_text("来源对话")
