@@ -12,6 +12,9 @@ usage counters and ``memory_read``/``memory_injected`` in one transaction.
 The query is embedded once per read when an embedder is configured. If the embedder fails (an
 endpoint down), the read ranks lexically and says so (``ContextResult.ranking``); it never fails.
 
+``memory_context_compute`` is everything but the record: the person's own list page prices what an agent
+receives with it (``footprint.py``) without a read being recorded that no agent made.
+
 Reading happens outside that transaction: SQLite takes its write lock at BEGIN, and decrypting and
 ranking must not hold it.
 """
@@ -205,10 +208,24 @@ def _item(picked: _Picked, *, ref: str) -> ContextItem:
     )
 
 
-def memory_context_build(
-    *, caller: Caller, request: ContextRequest, preview: bool = False, now: datetime | None = None
-) -> ContextResult:
-    """What the agent sees for this request, recorded as read (and, unless a preview, as injected)."""
+class ContextComputed(NamedTuple):
+    """A read's result before it is recorded: how many candidates it ranked, why it is empty (a
+    ``reason_code`` such as ``subject_paused``), or that the scope was refused (``granted`` false, with the
+    ``CrossScope`` code in ``denied``)."""
+
+    result: ContextResult
+    candidates: int = 0
+    reason_code: str = ""
+    granted: bool = True
+    denied: str = ""
+
+
+def memory_context_compute(*, caller: Caller, request: ContextRequest, now: datetime | None = None) -> ContextComputed:
+    """What the agent would see for this request, computed and recorded nowhere (no audit, no usage).
+
+    ``memory_context_build`` is this and its record; the person's own pages use it alone to say what an
+    agent receives (a count of tokens and memories, never shown to anyone but that person).
+    """
     now = now or timezone.now()
     language = request.language
     if language not in ("en", "zh"):
@@ -220,45 +237,11 @@ def memory_context_build(
         top_k=request.top_k,
         standing_k=request.standing_k,
     )
-    agent_version = caller.agent.name if caller.agent is not None else ""
-    subject_id = request.scope.user_id
-
     decision = read_grant_for(caller=caller, scope=request.scope, types=request.types)
     if decision.grant is None:
-        memory_cross_scope_read_record(
-            tenant_id=caller.tenant_id,
-            actor=caller.actor,
-            subject_id=subject_id,
-            agent_version=agent_version,
-            reason_code=decision.denied,
-        )
-        return empty
-
-    def record(result: ContextResult, *, candidates: int, reason_code: str = "") -> ContextResult:
-        ids = [item.id for item in result.items]
-        read_id = memory_context_usage_record(
-            tenant_id=caller.tenant_id,
-            actor=caller.actor,
-            subject_id=subject_id,
-            agent_version=agent_version,
-            read_ids=ids,
-            injected_ids=ids,
-            token_count=result.token_count,
-            token_budget=request.token_budget,
-            candidates=candidates,
-            conflicts=[c.conflict for c in result.conflicts],
-            now=now,
-            reason_code=reason_code,
-            preview=preview,
-            agent=caller.agent,
-        )
-        if read_id is None:
-            return result
-        items = tuple(replace(item, citation_id=citation_id(read_id, i)) for i, item in enumerate(result.items))
-        return replace(result, items=items)
-
+        return ContextComputed(empty, granted=False, denied=decision.denied)
     if decision.grant.subject_paused:
-        return record(empty, candidates=0, reason_code="subject_paused")
+        return ContextComputed(empty, reason_code="subject_paused")
 
     embedder = current_embedder() if request.query.strip() else None
     candidates = memory_context_candidates(grant=decision.grant, now=now, model=embedder.name if embedder else "")
@@ -300,4 +283,45 @@ def memory_context_build(
         omitted=len(ranking.relevant) + len(ranking.standing) - len(items),
         ranking="hybrid" if ranking.semantic else "lexical",
     )
-    return record(result, candidates=len(candidates))
+    return ContextComputed(result, candidates=len(candidates))
+
+
+def memory_context_build(
+    *, caller: Caller, request: ContextRequest, preview: bool = False, now: datetime | None = None
+) -> ContextResult:
+    """What the agent sees for this request, recorded as read (and, unless a preview, as injected)."""
+    now = now or timezone.now()
+    agent_version = caller.agent.name if caller.agent is not None else ""
+    subject_id = request.scope.user_id
+    computed = memory_context_compute(caller=caller, request=request, now=now)
+    result = computed.result
+    if not computed.granted:
+        memory_cross_scope_read_record(
+            tenant_id=caller.tenant_id,
+            actor=caller.actor,
+            subject_id=subject_id,
+            agent_version=agent_version,
+            reason_code=computed.denied,
+        )
+        return result
+    ids = [item.id for item in result.items]
+    read_id = memory_context_usage_record(
+        tenant_id=caller.tenant_id,
+        actor=caller.actor,
+        subject_id=subject_id,
+        agent_version=agent_version,
+        read_ids=ids,
+        injected_ids=ids,
+        token_count=result.token_count,
+        token_budget=request.token_budget,
+        candidates=computed.candidates,
+        conflicts=[c.conflict for c in result.conflicts],
+        now=now,
+        reason_code=computed.reason_code,
+        preview=preview,
+        agent=caller.agent,
+    )
+    if read_id is None:
+        return result
+    items = tuple(replace(item, citation_id=citation_id(read_id, i)) for i, item in enumerate(result.items))
+    return replace(result, items=items)
