@@ -22,6 +22,7 @@ ranking must not hold it.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import NamedTuple
@@ -226,40 +227,66 @@ def memory_context_compute(*, caller: Caller, request: ContextRequest, now: date
     ``memory_context_build`` is this and its record; the person's own pages use it alone to say what an
     agent receives (a count of tokens and memories, never shown to anyone but that person).
     """
-    now = now or timezone.now()
-    language = request.language
-    if language not in ("en", "zh"):
-        language = detect_language(request.query, request.instruction)
-    empty = ContextResult(
-        rendered="",
-        language=language,
-        token_budget=request.token_budget,
-        top_k=request.top_k,
-        standing_k=request.standing_k,
-    )
-    decision = read_grant_for(caller=caller, scope=request.scope, types=request.types)
-    if decision.grant is None:
-        return ContextComputed(empty, granted=False, denied=decision.denied)
-    if decision.grant.subject_paused:
-        return ContextComputed(empty, reason_code="subject_paused")
+    return memory_context_compute_each(caller=caller, requests=(request,), now=now)[0]
 
-    embedder = current_embedder() if request.query.strip() else None
+
+def _limits_only(request: ContextRequest, first: ContextRequest) -> ContextRequest:
+    return replace(request, top_k=first.top_k, standing_k=first.standing_k, token_budget=first.token_budget)
+
+
+def memory_context_compute_each(
+    *, caller: Caller, requests: Sequence[ContextRequest], now: datetime | None = None
+) -> list[ContextComputed]:
+    """``memory_context_compute`` of requests that differ only in ``top_k``, ``standing_k`` and
+    ``token_budget``: the candidates are loaded, opened and ranked once, then picked and priced for each."""
+    first = requests[0]
+    if any(_limits_only(request, first) != first for request in requests):
+        raise ValueError("requests computed together differ only in their limits")
+    now = now or timezone.now()
+    language = first.language
+    if language not in ("en", "zh"):
+        language = detect_language(first.query, first.instruction)
+    empty = [
+        ContextResult(
+            rendered="",
+            language=language,
+            token_budget=request.token_budget,
+            top_k=request.top_k,
+            standing_k=request.standing_k,
+        )
+        for request in requests
+    ]
+    decision = read_grant_for(caller=caller, scope=first.scope, types=first.types)
+    if decision.grant is None:
+        return [ContextComputed(result, granted=False, denied=decision.denied) for result in empty]
+    if decision.grant.subject_paused:
+        return [ContextComputed(result, reason_code="subject_paused") for result in empty]
+
+    embedder = current_embedder() if first.query.strip() else None
     candidates = memory_context_candidates(grant=decision.grant, now=now, model=embedder.name if embedder else "")
     query_vector, vectors = None, None
     if embedder is not None and any(c.vector is not None for c in candidates):
         try:
-            query_vector = embedder.embed([request.query], kind="query")[0]
+            query_vector = embedder.embed([first.query], kind="query")[0]
             vectors = open_vectors(candidates, tenant_id=caller.tenant_id)
         except EmbedderUnavailable as exc:
             logger.warning("read ranked lexically: %s", exc)
     ranking = rank_candidates(
         candidates,
-        query=request.query,
+        query=first.query,
         now=now,
         query_vector=query_vector,
         vectors=vectors,
-        team_named=bool(request.scope.team),
+        team_named=bool(first.scope.team),
     )
+    return [
+        ContextComputed(_result(request, ranking, language=language, considered=len(candidates)), len(candidates))
+        for request in requests
+    ]
+
+
+def _result(request: ContextRequest, ranking: Ranking, *, language: str, considered: int) -> ContextResult:
+    """The ranked candidates picked within this request's limits, rendered and priced."""
     picked = _pick(
         ranking, top_k=request.top_k, standing_k=request.standing_k, budget=request.token_budget, language=language
     )
@@ -267,7 +294,7 @@ def memory_context_compute(*, caller: Caller, request: ContextRequest, now: date
         picked, instruction=request.instruction, budget=request.token_budget, language=language
     )
     items = tuple(_item(p, ref=refs[p.ranked.candidate.id]) for p in picked)
-    result = ContextResult(
+    return ContextResult(
         rendered=rendered,
         language=language,
         token_budget=request.token_budget,
@@ -279,11 +306,10 @@ def memory_context_compute(*, caller: Caller, request: ContextRequest, now: date
             for c in conflicts
         ),
         token_count=tokens,
-        considered=len(candidates),
+        considered=considered,
         omitted=len(ranking.relevant) + len(ranking.standing) - len(items),
         ranking="hybrid" if ranking.semantic else "lexical",
     )
-    return ContextComputed(result, candidates=len(candidates))
 
 
 def memory_context_build(

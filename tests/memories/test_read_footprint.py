@@ -89,3 +89,15 @@ def test_a_teammate_is_priced_on_their_own_memories_only(world, make_memory):
     assert bob.available == 2  # his one memory and the tenant rule
     erin = context_footprint_for_person(caller=person(world, world.erin), language="en")
     assert (erin.available, erin.tokens) == (0, 0)  # acme's "alice" is not erin, and demo's rule is not acme's
+
+
+def test_requests_priced_together_may_differ_in_their_limits_only(world):
+    from dataclasses import replace
+
+    import pytest
+
+    from memories.read.context import memory_context_compute_each
+
+    request = ContextRequest(scope=ContextScope(user_id="alice"))
+    with pytest.raises(ValueError):
+        memory_context_compute_each(caller=person(world), requests=(request, replace(request, query="tables")))
