@@ -62,6 +62,8 @@ def test_yes_deletes_each_named_memory_with_one_event_apiece(world, make_memory)
     assert _statuses(one, two, keep) == ["deleted", "deleted", "active"]
     deleted = AuditEvent.objects.filter(event="memory_deleted", actor="user:alice")
     assert sorted(str(e.memory_id) for e in deleted) == sorted(ids)
+    recently = page_text(logged_in(world.alice).get("/deleted/"))  # restorable, as a one-memory delete is
+    assert "Prefers tables" in recently and "Answers in Chinese" in recently and "Short answers" not in recently
 
 
 def test_pausing_leaves_what_is_paused_already_and_says_so(world, make_memory):
