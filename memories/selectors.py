@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
 from governance.vocabulary import Status
@@ -95,6 +95,15 @@ def confirmation_get(*, tenant_id: int, confirmation_id: object) -> Confirmation
 SEARCH_LIMIT = 1000
 
 
+# The list's orders, newest first. "used" is when an agent last received the memory (``last_used_at``,
+# set by the read path with each ``memory_injected``; a preview doesn't count); never-used ones come last.
+MEMORY_ORDERS = {
+    "changed": ("-updated_at", "-id"),
+    "created": ("-created_at", "-id"),
+    "used": (F("last_used_at").desc(nulls_last=True), "-updated_at", "-id"),
+}
+
+
 def memory_search_for_subject(
     *,
     tenant_id: int,
@@ -103,11 +112,14 @@ def memory_search_for_subject(
     types: tuple[str, ...] = (),
     levels: tuple[str, ...] = (),
     statuses: tuple[str, ...] = LIVE_STATUSES,
+    order: str = "changed",
 ) -> list[Memory]:
-    """The subject's memories filtered by type/scope/status in SQL, then by ``text`` on decrypted content."""
+    """The subject's memories filtered by type/scope/status in SQL, then by ``text`` on decrypted content;
+    in ``order`` (a key of ``MEMORY_ORDERS``), which also decides which are kept past ``SEARCH_LIMIT``."""
     from governance.pipeline.normalize import normalize_content
 
     query = memory_list_for_subject(tenant_id=tenant_id, user_id=user_id, statuses=statuses)
+    query = query.order_by(*MEMORY_ORDERS[order])
     if types:
         query = query.filter(type__in=types)
     if levels:
@@ -122,6 +134,34 @@ def memory_search_for_subject(
         if needle in normalize_content(memory.readable_content or "")
         or needle in normalize_content(" ".join((memory.project, memory.team, memory.session_id, memory.task_id)))
     ]
+
+
+def memory_type_counts_for_subject(
+    *, tenant_id: int, user_id: str, statuses: tuple[str, ...] = LIVE_STATUSES
+) -> dict[str, int]:
+    """How many of the subject's memories there are of each type (types with none are absent)."""
+    rows = (
+        Memory.objects.filter(tenant_id=tenant_id, user_id=user_id, status__in=statuses)
+        .values("type")
+        .annotate(count=Count("id"))
+        .order_by()
+    )
+    return {row["type"]: row["count"] for row in rows}
+
+
+def memory_list_by_ids_for_subject(
+    *, tenant_id: int, user_id: str, memory_ids: Iterable[object], statuses: tuple[str, ...] = LIVE_STATUSES
+) -> list[Memory]:
+    """Those of ``memory_ids`` that are the subject's own memories in ``statuses``, in the order asked;
+    someone else's, a shared rule's and a missing id alike are simply absent."""
+    if not user_id:  # shared rules have no subject: a blank subject is nobody
+        return []
+    ids = list(dict.fromkeys(memory_ids))
+    rows = Memory.objects.select_related("agent").filter(
+        tenant_id=tenant_id, user_id=user_id, status__in=statuses, pk__in=ids
+    )
+    found = {row.pk: row for row in rows}
+    return [found[memory_id] for memory_id in ids if memory_id in found]
 
 
 def confirmation_list_pending_for_subject(*, tenant_id: int, user_id: str) -> QuerySet[Confirmation]:

@@ -7,6 +7,7 @@ from mymemories import views
 urlpatterns = [
     path("", views.memory_list, name="my-memories"),
     path("memories/add", views.memory_add_view, name="memory-add"),
+    path("memories/bulk", views.memory_bulk_view, name="memory-bulk"),
     path("memories/<uuid:memory_id>/edit", views.memory_edit_view, name="memory-edit"),
     path("memories/<uuid:memory_id>/delete", views.memory_delete_view, name="memory-delete"),
     path("memories/<uuid:memory_id>/pause", views.memory_pause_view, name="memory-pause"),

@@ -12,6 +12,9 @@ usage counters and ``memory_read``/``memory_injected`` in one transaction.
 The query is embedded once per read when an embedder is configured. If the embedder fails (an
 endpoint down), the read ranks lexically and says so (``ContextResult.ranking``); it never fails.
 
+``memory_context_compute`` is everything but the record: the person's own list page prices what an agent
+receives with it (``footprint.py``) without a read being recorded that no agent made.
+
 Reading happens outside that transaction: SQLite takes its write lock at BEGIN, and decrypting and
 ranking must not hold it.
 """
@@ -19,6 +22,7 @@ ranking must not hold it.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import NamedTuple
@@ -205,78 +209,84 @@ def _item(picked: _Picked, *, ref: str) -> ContextItem:
     )
 
 
-def memory_context_build(
-    *, caller: Caller, request: ContextRequest, preview: bool = False, now: datetime | None = None
-) -> ContextResult:
-    """What the agent sees for this request, recorded as read (and, unless a preview, as injected)."""
+class ContextComputed(NamedTuple):
+    """A read's result before it is recorded: how many candidates it ranked, why it is empty (a
+    ``reason_code`` such as ``subject_paused``), or that the scope was refused (``granted`` false, with the
+    ``CrossScope`` code in ``denied``)."""
+
+    result: ContextResult
+    candidates: int = 0
+    reason_code: str = ""
+    granted: bool = True
+    denied: str = ""
+
+
+def memory_context_compute(*, caller: Caller, request: ContextRequest, now: datetime | None = None) -> ContextComputed:
+    """What the agent would see for this request, computed and recorded nowhere (no audit, no usage).
+
+    ``memory_context_build`` is this and its record; the person's own pages use it alone to say what an
+    agent receives (a count of tokens and memories, never shown to anyone but that person).
+    """
+    return memory_context_compute_each(caller=caller, requests=(request,), now=now)[0]
+
+
+def _limits_only(request: ContextRequest, first: ContextRequest) -> ContextRequest:
+    return replace(request, top_k=first.top_k, standing_k=first.standing_k, token_budget=first.token_budget)
+
+
+def memory_context_compute_each(
+    *, caller: Caller, requests: Sequence[ContextRequest], now: datetime | None = None
+) -> list[ContextComputed]:
+    """``memory_context_compute`` of requests that differ only in ``top_k``, ``standing_k`` and
+    ``token_budget``: the candidates are loaded, opened and ranked once, then picked and priced for each."""
+    first = requests[0]
+    if any(_limits_only(request, first) != first for request in requests):
+        raise ValueError("requests computed together differ only in their limits")
     now = now or timezone.now()
-    language = request.language
+    language = first.language
     if language not in ("en", "zh"):
-        language = detect_language(request.query, request.instruction)
-    empty = ContextResult(
-        rendered="",
-        language=language,
-        token_budget=request.token_budget,
-        top_k=request.top_k,
-        standing_k=request.standing_k,
-    )
-    agent_version = caller.agent.name if caller.agent is not None else ""
-    subject_id = request.scope.user_id
-
-    decision = read_grant_for(caller=caller, scope=request.scope, types=request.types)
-    if decision.grant is None:
-        memory_cross_scope_read_record(
-            tenant_id=caller.tenant_id,
-            actor=caller.actor,
-            subject_id=subject_id,
-            agent_version=agent_version,
-            reason_code=decision.denied,
-        )
-        return empty
-
-    def record(result: ContextResult, *, candidates: int, reason_code: str = "") -> ContextResult:
-        ids = [item.id for item in result.items]
-        read_id = memory_context_usage_record(
-            tenant_id=caller.tenant_id,
-            actor=caller.actor,
-            subject_id=subject_id,
-            agent_version=agent_version,
-            read_ids=ids,
-            injected_ids=ids,
-            token_count=result.token_count,
+        language = detect_language(first.query, first.instruction)
+    empty = [
+        ContextResult(
+            rendered="",
+            language=language,
             token_budget=request.token_budget,
-            candidates=candidates,
-            conflicts=[c.conflict for c in result.conflicts],
-            now=now,
-            reason_code=reason_code,
-            preview=preview,
-            agent=caller.agent,
+            top_k=request.top_k,
+            standing_k=request.standing_k,
         )
-        if read_id is None:
-            return result
-        items = tuple(replace(item, citation_id=citation_id(read_id, i)) for i, item in enumerate(result.items))
-        return replace(result, items=items)
-
+        for request in requests
+    ]
+    decision = read_grant_for(caller=caller, scope=first.scope, types=first.types)
+    if decision.grant is None:
+        return [ContextComputed(result, granted=False, denied=decision.denied) for result in empty]
     if decision.grant.subject_paused:
-        return record(empty, candidates=0, reason_code="subject_paused")
+        return [ContextComputed(result, reason_code="subject_paused") for result in empty]
 
-    embedder = current_embedder() if request.query.strip() else None
+    embedder = current_embedder() if first.query.strip() else None
     candidates = memory_context_candidates(grant=decision.grant, now=now, model=embedder.name if embedder else "")
     query_vector, vectors = None, None
     if embedder is not None and any(c.vector is not None for c in candidates):
         try:
-            query_vector = embedder.embed([request.query], kind="query")[0]
+            query_vector = embedder.embed([first.query], kind="query")[0]
             vectors = open_vectors(candidates, tenant_id=caller.tenant_id)
         except EmbedderUnavailable as exc:
             logger.warning("read ranked lexically: %s", exc)
     ranking = rank_candidates(
         candidates,
-        query=request.query,
+        query=first.query,
         now=now,
         query_vector=query_vector,
         vectors=vectors,
-        team_named=bool(request.scope.team),
+        team_named=bool(first.scope.team),
     )
+    return [
+        ContextComputed(_result(request, ranking, language=language, considered=len(candidates)), len(candidates))
+        for request in requests
+    ]
+
+
+def _result(request: ContextRequest, ranking: Ranking, *, language: str, considered: int) -> ContextResult:
+    """The ranked candidates picked within this request's limits, rendered and priced."""
     picked = _pick(
         ranking, top_k=request.top_k, standing_k=request.standing_k, budget=request.token_budget, language=language
     )
@@ -284,7 +294,7 @@ def memory_context_build(
         picked, instruction=request.instruction, budget=request.token_budget, language=language
     )
     items = tuple(_item(p, ref=refs[p.ranked.candidate.id]) for p in picked)
-    result = ContextResult(
+    return ContextResult(
         rendered=rendered,
         language=language,
         token_budget=request.token_budget,
@@ -296,8 +306,48 @@ def memory_context_build(
             for c in conflicts
         ),
         token_count=tokens,
-        considered=len(candidates),
+        considered=considered,
         omitted=len(ranking.relevant) + len(ranking.standing) - len(items),
         ranking="hybrid" if ranking.semantic else "lexical",
     )
-    return record(result, candidates=len(candidates))
+
+
+def memory_context_build(
+    *, caller: Caller, request: ContextRequest, preview: bool = False, now: datetime | None = None
+) -> ContextResult:
+    """What the agent sees for this request, recorded as read (and, unless a preview, as injected)."""
+    now = now or timezone.now()
+    agent_version = caller.agent.name if caller.agent is not None else ""
+    subject_id = request.scope.user_id
+    computed = memory_context_compute(caller=caller, request=request, now=now)
+    result = computed.result
+    if not computed.granted:
+        memory_cross_scope_read_record(
+            tenant_id=caller.tenant_id,
+            actor=caller.actor,
+            subject_id=subject_id,
+            agent_version=agent_version,
+            reason_code=computed.denied,
+        )
+        return result
+    ids = [item.id for item in result.items]
+    read_id = memory_context_usage_record(
+        tenant_id=caller.tenant_id,
+        actor=caller.actor,
+        subject_id=subject_id,
+        agent_version=agent_version,
+        read_ids=ids,
+        injected_ids=ids,
+        token_count=result.token_count,
+        token_budget=request.token_budget,
+        candidates=computed.candidates,
+        conflicts=[c.conflict for c in result.conflicts],
+        now=now,
+        reason_code=computed.reason_code,
+        preview=preview,
+        agent=caller.agent,
+    )
+    if read_id is None:
+        return result
+    items = tuple(replace(item, citation_id=citation_id(read_id, i)) for i, item in enumerate(result.items))
+    return replace(result, items=items)

@@ -1,6 +1,7 @@
 """The "My memories" pages: one module per flow, each view thin over the services and selectors."""
 
 from mymemories.views.add import memory_add_view
+from mymemories.views.bulk import memory_bulk_view
 from mymemories.views.commands import commands_view
 from mymemories.views.deleted import deleted_view, memory_restore_view
 from mymemories.views.edit import memory_delete_view, memory_edit_view, memory_pause_view, memory_resume_view
@@ -35,6 +36,7 @@ __all__ = [
     "invitation_decline_view",
     "invitations_view",
     "memory_add_view",
+    "memory_bulk_view",
     "memory_delete_view",
     "memory_edit_view",
     "memory_history_view",

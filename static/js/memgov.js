@@ -26,6 +26,30 @@
     });
   }
 
+  /* The list's bulk bar: how many are ticked, its buttons only when some are, and "select all shown". */
+  function bulkBar(form) {
+    var boxes = function () { return document.querySelectorAll("input[data-select][form=" + form.id + "]"); };
+    var count = form.querySelector("[data-bulk-count]");
+    var all = form.querySelector("[data-bulk-all]");
+    var hint = count.textContent;
+    function update() {
+      var ticked = Array.prototype.filter.call(boxes(), function (box) { return box.checked; }).length;
+      var over = ticked > Number(count.getAttribute("data-limit"));
+      count.textContent = over ? count.getAttribute("data-limit-label")
+        : ticked ? count.getAttribute("data-label") + " " + ticked : hint;
+      form.querySelectorAll("button[type=submit]").forEach(function (button) { button.disabled = !ticked || over; });
+    }
+    all.hidden = false;
+    all.addEventListener("click", function () {
+      boxes().forEach(function (box) { if (!box.closest(".memory").hidden) box.checked = true; });
+      update();
+    });
+    document.addEventListener("change", function (event) {
+      if (event.target.matches && event.target.matches("input[data-select]")) update();
+    });
+    update();
+  }
+
   /* Commands: an example fills the box, by click or keyboard. */
   function examples(form) {
     var input = form.querySelector("input[name=text]");
@@ -70,6 +94,7 @@
     document.querySelectorAll("button[data-copy]").forEach(copyButton);
     document.querySelectorAll("tr[data-href]").forEach(rowLink);
     document.querySelectorAll("form[data-live-filter]").forEach(liveFilter);
+    document.querySelectorAll("form[data-bulk]").forEach(bulkBar);
     document.querySelectorAll("form[data-command-form]").forEach(examples);
   });
 })();

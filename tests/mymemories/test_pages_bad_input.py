@@ -173,6 +173,7 @@ def test_malformed_ids_in_the_path_are_404(world):
 
 GET_ONLY = ["/inbox/", "/controls/", "/data/", "/memories/{mine}/history", "/data/erase/receipts/{receipt}"]
 POST_ONLY = [
+    "/memories/bulk",
     "/memories/{mine}/pause",
     "/memories/{mine}/resume",
     "/memories/{mine}/rollback",
@@ -385,3 +386,68 @@ def test_every_filter_shows_only_my_memories_and_unknown_parameters_are_ignored(
         for other in ("Bob prefers", "Acme alice", "Tables need captions", "Alice&#x27;s deleted note"):
             assert other not in memories_part, (params, other)
         assert "Bob prefers" not in page and "Acme alice" not in page
+
+
+# --- The bulk bar ---------------------------------------------------------------------------------
+
+NOT_MINE = "Some of the selected memories are not yours or no longer exist. Nothing was changed."
+NOT_A_MEMORY = "The selection holds something that is not a memory."
+
+
+def test_a_bulk_change_naming_a_memory_that_is_not_mine_is_refused_whole(world, scene):
+    """bob's, acme's alice's, the tenant's rule, alice's own deleted one and a made-up id — alone or beside
+    alice's own memory, for the plan and for "yes", every action: the same 400 and message, nothing changed."""
+    alice = logged_in(world.alice)
+    mine = str(scene.mine.pk)
+    pages = set()
+    for other in (scene.bobs.pk, scene.acme_alices.pk, scene.rule.pk, scene.gone.pk, MISSING):
+        for ids in ([str(other)], [mine, str(other)]):
+            for action in ("delete", "pause", "resume"):
+                for yes in ({}, {"confirm": "on", "changes": ids}):
+                    page = _refused(alice, "/memories/bulk", {"action": action, "ids": ids} | yes, NOT_MINE)
+                    assert "Bob prefers" not in page and "Acme alice" not in page and "Tables need" not in page
+                    pages.add(page.split('name="csrfmiddlewaretoken"')[0])
+    assert len(pages) == 1  # not-yours reads exactly like missing
+
+
+def test_a_teammate_and_another_tenant_cannot_change_alices_memories_in_bulk(world, scene):
+    mine = str(scene.mine.pk)
+    for person in (world.bob, world.erin):
+        client = logged_in(person)
+        for action in ("delete", "pause"):
+            for yes in ({}, {"confirm": "on", "changes": [mine]}):
+                page = _refused(client, "/memories/bulk", {"action": action, "ids": [mine]} | yes, NOT_MINE)
+                assert "Alice prefers tables" not in page
+    assert Memory.objects.get(pk=scene.mine.pk).status == "active"
+
+
+def test_a_bulk_change_refuses_bad_input_with_a_message(world, scene):
+    mine = str(scene.mine.pk)
+    alice = logged_in(world.alice)
+    for data, message in [
+        ({"action": "delete"}, "Select at least one memory."),
+        ({"action": "delete", "ids": ""}, "Select at least one memory."),
+        ({"ids": mine}, REQUIRED),
+        ({"action": "erase", "ids": mine}, "Select a valid choice"),
+        ({"action": LONG, "ids": mine}, "Select a valid choice"),
+        ({"action": "delete", "ids": "not-a-uuid"}, NOT_A_MEMORY),
+        ({"action": "delete", "ids": mine.upper()}, NOT_A_MEMORY),  # ids are written one way
+        ({"action": "delete", "ids": "{" + mine + "}"}, NOT_A_MEMORY),
+        ({"action": "delete", "ids": [mine, "1"]}, NOT_A_MEMORY),
+        ({"action": "delete", "ids": LONG}, NOT_A_MEMORY),
+        ({"action": "delete", "ids": mine + "\x00"}, NOT_A_MEMORY),
+        ({"action": "delete", "ids": [mine] * 401}, "Select at most 400 memories at a time."),
+        ({"action": "delete", "ids": mine, "changes": "x", "confirm": "on"}, NOT_A_MEMORY),
+        ({"action": "delete", "ids": mine, "sort": "random"}, "Select a valid choice"),
+    ]:
+        _refused(alice, "/memories/bulk", data, message)
+
+
+def test_the_list_sort_refuses_an_unknown_order_by_name(world, scene):
+    alice = logged_in(world.alice)
+    for params in ({"sort": "random"}, {"sort": LONG}, {"sort": "-updated_at"}):
+        response = alice.get("/", params)
+        assert response.status_code == 400, shown(params)
+        assert "Sort by: Select a valid choice." in page_text(response), shown(params)
+    response = alice.post("/", {"q": "tables", "sort": "used; drop table"})
+    assert response.status_code == 400 and "Sort by: Select a valid choice." in page_text(response)

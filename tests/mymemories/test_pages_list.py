@@ -161,3 +161,93 @@ def test_a_long_group_is_capped_and_links_to_all_of_it(client, world, make_memor
     whole = client.get("/?group=preferences").content.decode()
     assert len(_ids(whole)) == GROUP_LIMIT + 3 and str(profile.id) not in _ids(whole)
     assert len(_ids(client.get("/?group=nonsense").content.decode())) == GROUP_LIMIT + 1
+
+
+# --- Sorting ----------------------------------------------------------------------------------------
+
+
+def _order(page: str) -> list[str]:
+    return re.findall(r'<article class="memory[^"]*" id="m-[0-9a-f-]+" data-memory-id="([0-9a-f-]+)"', page)
+
+
+def _aged(world, make_memory):
+    """Three preferences: a created first and changed last, b used last, c created last and never used."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from memories.models import Memory
+
+    now = timezone.now()
+    a, b, c = (make_memory(world.demo, f"Preference {n}", user_id="alice") for n in "abc")
+    for memory, created, updated, used in (
+        (a, 30, 1, 20),
+        (b, 20, 10, 2),
+        (c, 10, 5, None),
+    ):
+        Memory.objects.filter(pk=memory.pk).update(
+            created_at=now - timedelta(days=created),
+            updated_at=now - timedelta(days=updated),
+            last_used_at=None if used is None else now - timedelta(days=used),
+        )
+    return [str(m.pk) for m in (a, b, c)]
+
+
+def test_it_sorts_by_last_changed_created_or_last_used(client, world, make_memory):
+    a, b, c = _aged(world, make_memory)
+    client.force_login(world.alice.user)
+    assert _order(client.get("/").content.decode()) == [a, c, b]  # the default: last changed
+    assert _order(client.get("/?sort=changed").content.decode()) == [a, c, b]
+    assert _order(client.get("/?sort=created").content.decode()) == [c, b, a]
+    assert _order(client.get("/?sort=used").content.decode()) == [b, a, c]  # never used: last
+    assert _order(client.post("/", {"q": "preference", "sort": "used"}).content.decode()) == [b, a, c]
+
+
+def test_the_sort_is_kept_across_search_filters_and_links(client, world, make_memory):
+    _aged(world, make_memory)
+    client.force_login(world.alice.user)
+    page = client.post("/", {"q": "preference", "sort": "created"}).content.decode()
+    assert '<option value="created" selected>' in page
+    assert 'href="/?sort=created">' in page  # "Clear" keeps the order
+    page = client.get("/?type=user_preference&sort=used").content.decode()
+    assert '<option value="used" selected>' in page and '<input type="hidden" name="sort" value="used">' in page
+
+
+# --- How much is remembered -------------------------------------------------------------------------
+
+
+def test_it_counts_my_memories_per_type_and_no_one_elses(client, world, make_memory):
+    for n in range(3):
+        make_memory(world.demo, f"Pref {n}", user_id="alice")
+    make_memory(world.demo, "Backend engineer", user_id="alice", type="user_profile")
+    make_memory(world.demo, "Bob's", user_id="bob", type="constraint")
+    make_memory(world.acme, "Acme alice", user_id="alice", type="correction")
+    client.force_login(world.alice.user)
+    page = client.get("/").content.decode()
+    counts = dict(re.findall(r'data-type="(\w+)">[^<]*<strong data-count>(\d+)</strong>', page))
+    assert counts == {"user_preference": "3", "user_profile": "1"}
+    client.force_login(world.bob.user)
+    bobs = dict(
+        re.findall(r'data-type="(\w+)">[^<]*<strong data-count>(\d+)</strong>', client.get("/").content.decode())
+    )
+    assert bobs == {"constraint": "1"}
+
+
+def test_the_token_cost_is_the_agents_read_and_viewing_it_records_nothing(client, world, make_memory):
+    from audit.models import AuditEvent
+    from memories.access import Caller
+    from memories.read.context import ContextRequest, memory_context_build
+    from memories.read.scope import ContextScope
+
+    for n in range(10):
+        make_memory(world.demo, f"Preference {n}: tables, short summaries and Chinese headings", user_id="alice")
+    client.force_login(world.alice.user)
+    events = AuditEvent.objects.count()
+    page = client.get("/").content.decode()
+    assert AuditEvent.objects.count() == events
+    agent = Caller(tenant_id=world.demo.pk, actor="agent:demo-agent", agent=world.demo_agent)
+    read = memory_context_build(
+        caller=agent, request=ContextRequest(scope=ContextScope(user_id="alice"), language="en")
+    )
+    cost = re.search(r'data-testid="token-cost">([^<]*)<', page).group(1)
+    assert cost.startswith(f"{len(read.items)} memories, {read.token_count} tokens (of a 1200-token budget)")
