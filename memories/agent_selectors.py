@@ -69,6 +69,7 @@ def agent_activity_for_subject(*, tenant_id: int, user_id: str) -> list[AgentAct
             event__in=(Event.MEMORY_WRITE_REQUESTED, Event.MEMORY_READ),
         )
         .exclude(agent_version="")
+        .order_by()
         .values("agent_version", "event")
         .annotate(
             count=Count("pk", filter=~Q(reason_code=BLOCKED)),
