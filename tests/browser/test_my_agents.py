@@ -9,6 +9,7 @@ from my_memories_data import agent_call, agent_context, agent_session, agent_wri
 from playwright.sync_api import expect
 
 from governance.services.tenancy import agent_key_create
+from memories.models import AgentAccess
 
 pytestmark = pytest.mark.browser
 
@@ -97,8 +98,13 @@ def test_bob_and_erin_see_none_of_alices_activity_and_bobs_switch_is_his_own(pag
     page.goto("/agents/")
     expect(page.get_by_test_id("agents")).to_contain_text("acme-agent")
     expect(page.get_by_test_id("agents")).not_to_contain_text("demo-agent")
-    response = page.goto(f"/agents/{world.demo_agent.pk}/switch")
-    assert response is not None and response.status == 405  # a switch is a POST; there is nothing to GET
+    # erin sends her own page's form, aimed at the other tenant's agent: not found, and nothing changes.
+    token = page.locator("input[name=csrfmiddlewaretoken]").first.get_attribute("value")
+    response = page.request.post(
+        f"{live_server.url}/agents/{world.demo_agent.pk}/switch", form={"csrfmiddlewaretoken": token, "use": "off"}
+    )
+    assert response.status == 404
+    assert not AgentAccess.objects.filter(user_id="erin").exists()
 
 
 def session_write(page, live_server, world, session_id: str) -> dict:
