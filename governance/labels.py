@@ -161,6 +161,9 @@ EVENT_LABELS: dict[str, Promise] = {
     Event.AGENT_AUTH_THROTTLED: _("Agent key attempts throttled"),
     Event.HANDOFF_CREATED: _("Task handed to another agent"),
     Event.HANDOFF_RECEIVED: _("Handed-over task received"),
+    Event.SUBJECT_AGENT_BLOCKED: _("Person switched an agent off"),
+    Event.SUBJECT_AGENT_ALLOWED: _("Person switched an agent back on"),
+    Event.SESSION_OPT_OUT_WITHDRAWN: _("Session may be saved again"),
 }
 
 # The reason codes the audit log carries (write decisions, lifecycle, access), short.
@@ -206,6 +209,7 @@ AUDIT_REASON_LABELS: dict[str, Promise] = {
     "not_team_member": _("not in that team"),
     "level_not_allowed": _("scope not allowed for the key"),
     "type_not_allowed": _("type not allowed for the key"),
+    "subject_blocked_agent": _("agent switched off by the person"),
 }
 
 # What a version or membership change was (the ``change`` of audit details and memory versions).

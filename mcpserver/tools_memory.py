@@ -30,7 +30,7 @@ from mcpserver.schemas import (
     TypeArg,
     WriteScope,
 )
-from memories.access import Caller, confirmation_for_caller, memory_for_caller
+from memories.access import Caller, agent_switched_off, confirmation_for_caller, memory_for_caller
 from memories.read.context import DEFAULT_TOKEN_BUDGET, DEFAULT_TOP_K, ContextRequest, memory_context_build
 from memories.read.scope import ContextScope
 from memories.selectors import memory_list_active_for_subject
@@ -134,6 +134,8 @@ def register(server: MCPServer, fallback: Binding | None) -> None:
 
         def work(caller: Caller, _binding: Binding) -> dict[str, Any]:
             memories = memory_list_active_for_subject(tenant_id=caller.tenant_id, user_id=user_id)
+            if agent_switched_off(caller, user_id):
+                memories = memories.none()
             page = list(memories[offset : offset + limit])
             return {
                 "count": memories.count(),

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from uuid import UUID
 
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
 from answers.shapes import decision_out
@@ -20,7 +21,7 @@ from governance.vocabulary import DecisionKind, Level, SourceType
 from mcpserver.calls import Binding, governed, subject_for
 from mcpserver.schemas import MAX_TEXT, TopKArg
 from mcpserver.tools_memory import DESTROY, READ, WRITE
-from memories.access import Caller
+from memories.access import SWITCHED_OFF_DETAIL, Caller, agent_switched_off
 from memories.read.context import ContextRequest, memory_context_build
 from memories.read.scope import ContextScope
 from memories.selectors import memory_list_active_for_subject
@@ -113,6 +114,8 @@ def register(server: MCPServer, fallback: Binding | None) -> None:
         def work(caller: Caller, binding: Binding) -> dict[str, Any]:
             subject = subject_for(binding, user_id)
             memories = memory_list_active_for_subject(tenant_id=caller.tenant_id, user_id=subject)
+            if agent_switched_off(caller, subject):
+                memories = memories.none()
             return {"results": [_dated(m) for m in memories[:MAX_LISTED]]}
 
         return await governed(ctx, fallback, "list_memories", work)
@@ -145,6 +148,8 @@ def register(server: MCPServer, fallback: Binding | None) -> None:
     async def delete_all_memories(ctx: Context, user_id: UserArg = None) -> dict[str, Any]:
         def work(caller: Caller, binding: Binding) -> dict[str, Any]:
             subject = subject_for(binding, user_id)
+            if agent_switched_off(caller, subject):
+                raise ToolError(f"subject_blocked_agent: {SWITCHED_OFF_DETAIL}")
             deleted = memory_delete_all_for_subject(tenant_id=caller.tenant_id, user_id=subject, actor=caller.actor)
             return {"deleted": len(deleted), "message": "Successfully deleted all memories"}
 

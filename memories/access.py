@@ -9,6 +9,7 @@ from django.http import Http404, HttpRequest
 from governance.agents import AgentPrincipal
 from governance.models import AgentClient, Membership
 from governance.vocabulary import Role, Status
+from memories.agent_selectors import agent_is_blocked
 from memories.models import Confirmation, Memory
 from memories.selectors import confirmation_get, memory_get
 
@@ -54,17 +55,31 @@ def caller_for(request: HttpRequest) -> Caller:
     )
 
 
+# What an agent is told when it asks to act on the memories of a person who switched it off.
+SWITCHED_OFF_DETAIL = "This person has switched this agent off: it may not use or change their memories."
+
+
+def agent_switched_off(caller: Caller, user_id: str) -> bool:
+    """The caller is an agent this subject switched off: it may neither see nor change their memories."""
+    return caller.agent is not None and agent_is_blocked(
+        tenant_id=caller.tenant_id, user_id=user_id, agent_id=caller.agent.pk
+    )
+
+
 def memory_for_caller(caller: Caller, memory_id: object, *, change: bool = False) -> Memory:
     """The memory if this caller may see it (``change=False``) or change it (``change=True``).
 
     Shared-scope memories (team, project and tenant rules, with no subject) are governed by tenant
     admins in the console; an agent may read them but never edit, pause, roll back or delete them.
-    A deleted memory is gone for agents at once: during the purge grace only its owner sees it.
+    A deleted memory is gone for agents at once: during the purge grace only its owner sees it. An agent
+    its subject switched off gets the same 404 for every memory of theirs.
     """
     memory = memory_get(tenant_id=caller.tenant_id, memory_id=memory_id, user_id=caller.subject_id)
     if memory is None or (change and caller.is_agent and not memory.user_id):
         raise Http404("no such memory")
     if caller.is_agent and memory.status == Status.DELETED:
+        raise Http404("no such memory")
+    if memory.user_id and agent_switched_off(caller, memory.user_id):
         raise Http404("no such memory")
     return memory
 
@@ -79,6 +94,8 @@ def confirmation_for_caller(caller: Caller, confirmation_id: object) -> Confirma
     if confirmation is None:
         raise Http404
     memory = confirmation.memory
+    if memory.user_id and agent_switched_off(caller, memory.user_id):
+        raise Http404
     if confirmation.confirm_by == "user":
         if caller.is_agent or caller.subject_id == memory.user_id:
             return confirmation

@@ -54,6 +54,24 @@ class SessionOptOut(models.Model):
         ]
 
 
+class AgentAccess(models.Model):
+    """A person's switch for one of the tenant's agents: while ``blocked``, that agent reads none of the
+    subject's memories and its writes about them are refused (``subject_blocked_agent``). No row means the
+    agent was never switched off. Changed only by ``memories.services.agent_access``."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+", db_index=False)
+    user_id = models.CharField(max_length=128)
+    agent = models.ForeignKey(AgentClient, on_delete=models.CASCADE, related_name="+")
+    blocked = models.BooleanField(default=False)
+    changed_by = models.CharField(max_length=160)
+    changed_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tenant", "user_id", "agent"], name="agentaccess_unique"),
+        ]
+
+
 class Memory(models.Model):
     id = models.UUIDField(primary_key=True, default=new_id, editable=False)
     # No index of its own: the composite indexes below start with tenant, and an index is one more

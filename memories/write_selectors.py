@@ -18,7 +18,7 @@ from governance.models import Membership, PolicyVersion
 from governance.pipeline.base import ExistingMemory, PolicySnapshot, Scope
 from governance.policy import default_policy_document, snapshot_from_document, snapshot_from_text
 from governance.vocabulary import Level, MemoryType, SourceType, Status
-from memories.models import Memory, SessionOptOut, Subject
+from memories.models import AgentAccess, Memory, SessionOptOut, Subject
 from vault.fields import decrypt_column
 
 # Enough to find duplicates and contradictions in any realistic scope; bounded so a write never
@@ -38,14 +38,18 @@ class WriteFacts:
     role: str | None  # the person's membership role; None when they have no login in the tenant
     memory_paused: bool
     session_opt_out: bool
+    agent_blocked: bool = False  # the subject or the person written for switched the writing agent off
 
 
 def _table(model: type) -> str:
     return connection.ops.quote_name(model._meta.db_table)
 
 
-def write_facts(*, tenant_id: int, person: str, subject: str, session_id: str) -> WriteFacts:
-    """Policy version and document, the person's role, and the subject's pause and session opt-out."""
+def write_facts(
+    *, tenant_id: int, person: str, subject: str, session_id: str, agent_id: int | None = None
+) -> WriteFacts:
+    """Policy version and document, the person's role, the subject's pause and session opt-out, and whether
+    the subject or the person written for switched this agent off (``agent_id``: the writing agent)."""
     # Identifiers come from model metadata; every value is a parameter.
     sql = (
         f"SELECT (SELECT version FROM {_table(PolicyVersion)} WHERE tenant_id = %s ORDER BY version DESC LIMIT 1),"  # noqa: S608
@@ -56,9 +60,17 @@ def write_facts(*, tenant_id: int, person: str, subject: str, session_id: str) -
         f" EXISTS (SELECT 1 FROM {_table(SessionOptOut)} WHERE tenant_id = %s AND user_id = %s AND session_id = %s)"
     )
     params = [tenant_id, tenant_id, tenant_id, person, tenant_id, subject, tenant_id, subject, session_id]
+    if agent_id is not None:
+        sql += (
+            f", EXISTS (SELECT 1 FROM {_table(AgentAccess)} WHERE tenant_id = %s AND agent_id = %s"  # noqa: S608
+            " AND user_id IN (%s, %s) AND blocked = %s)"
+        )
+        params += [tenant_id, agent_id, subject, person, True]
+    else:
+        sql += ", 0"
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        version, document, role, paused, opted_out = cursor.fetchone()
+        version, document, role, paused, opted_out, blocked = cursor.fetchone()
     if document is None:
         policy = snapshot_from_document(default_policy_document(), version=0)
     else:
@@ -68,6 +80,7 @@ def write_facts(*, tenant_id: int, person: str, subject: str, session_id: str) -
         role=role if person else None,
         memory_paused=bool(paused) and bool(subject),
         session_opt_out=bool(opted_out) and bool(session_id),
+        agent_blocked=bool(blocked),
     )
 
 

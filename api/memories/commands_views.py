@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 from api.memories.serializers import MemoryOutSerializer
 from api.memories.write_serializers import StrictMessageIdField
 from api.memories.write_views import consent_required
-from memories.access import caller_for
+from memories.access import SWITCHED_OFF_DETAIL, agent_switched_off, caller_for
 from memories.nlcommands import CommandResult, Missing, command_run
 from memories.nlcommands.examples import EXAMPLES
 from memories.nlcommands.messages import intent_label, result_summary
@@ -114,6 +114,10 @@ class CommandApi(APIView):
             return Response(
                 {"error": "invalid_request", "fields": {"user_id": ["An agent must name the subject (user_id)."]}},
                 status=status.HTTP_400_BAD_REQUEST,
+            )
+        if agent_switched_off(caller, user_id):
+            return Response(
+                {"error": "subject_blocked_agent", "detail": SWITCHED_OFF_DETAIL}, status=status.HTTP_403_FORBIDDEN
             )
         ids = values.get("memory_ids")
         try:

@@ -20,7 +20,7 @@ from api.memories.serializers import (
     RollbackSerializer,
 )
 from governance.pipeline.base import InvalidCandidate
-from memories.access import caller_for, memory_for_caller
+from memories.access import agent_switched_off, caller_for, memory_for_caller
 from memories.models import Memory
 from memories.selectors import memory_list_active_for_subject
 from memories.services.edits import EditRefused, memory_edit
@@ -55,6 +55,8 @@ class MemoryListApi(APIView):
         if caller.subject_id is not None and user_id != caller.subject_id:
             raise Http404
         memories = memory_list_active_for_subject(tenant_id=caller.tenant_id, user_id=user_id)
+        if agent_switched_off(caller, user_id):
+            memories = memories.none()
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(memories, request, view=self)
         memory_integrity_failures_record(memories=page, actor=caller.actor)

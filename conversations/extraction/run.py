@@ -156,7 +156,12 @@ def _fingerprint(tenant_id: int, label: str) -> str:
 
 
 def _view(session: Session) -> SessionView:
-    own = [e for e in branch_events(tenant_id=session.tenant_id, leaf_id=session.leaf_id) if e.session_id == session.pk]
+    # Its own events only, and none said while it was temporary (before ``save_from_seq``).
+    own = [
+        e
+        for e in branch_events(tenant_id=session.tenant_id, leaf_id=session.leaf_id)
+        if e.session_id == session.pk and e.seq >= session.save_from_seq
+    ]
     turns, _ = sanitize(own)
     tasks: dict[str, tuple[dict[str, Any], tuple[uuid.UUID, ...]]] = {}
     task_events: dict[str, list[uuid.UUID]] = {}

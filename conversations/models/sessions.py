@@ -29,6 +29,9 @@ class Session(models.Model):
         max_length=12, choices=[(s.value, s.value) for s in SessionState], default=SessionState.CREATED.value
     )
     dont_save = models.BooleanField(default=False)
+    # Where saving starts again once the person turns a temporary ("don't save") session back to normal:
+    # events before this seq were said while it was temporary, and nothing is ever learned from them.
+    save_from_seq = models.PositiveIntegerField(default=0)
     # A sub-agent's session (a crawl, a delegated step): its history is the parent's business, and
     # nothing in it becomes the person's memory (phase 1 skips it).
     subagent = models.BooleanField(default=False)

@@ -1,8 +1,10 @@
 """A session's life: create, change (state, title, "don't save"), fork.
 
 "Don't save this session" takes effect through the write pipeline's own check (rule 2 reads
-``memories.SessionOptOut``): setting ``dont_save`` records the opt-out for the session's id. It can't
-be taken back — an agent must not be able to undo what the person asked for.
+``memories.SessionOptOut``): setting ``dont_save`` records the opt-out for the session's id. An agent
+can't take it back — it must not be able to undo what the person asked for; the person can, with the
+"temporary" switch on their sessions list (:func:`session_temporary_set`), and what was said while the
+session was temporary is still never learned from.
 """
 
 from __future__ import annotations
@@ -15,14 +17,14 @@ from django.utils import timezone
 
 from audit.events import Event as AuditKind
 from audit.services import audit_append
-from conversations.models import Session
+from conversations.models import ExtractionClaim, Session
 from conversations.selectors.events import Position, event_visible_to
 from conversations.services.audit import session_audit
 from conversations.services.errors import SessionInputError, SessionStateError
 from conversations.services.locking import session_lock
 from conversations.validation import check_ident, check_text
 from conversations.vocabulary import REQUESTABLE_STATES, TRANSITIONS, SessionState
-from memories.services.subjects import session_opt_out
+from memories.services.subjects import session_opt_out, session_opt_out_withdraw
 
 TITLE_MAX = 200
 WORKSPACE_MAX = 255
@@ -130,6 +132,37 @@ def session_update(*, tenant_id: int, session_id: uuid.UUID, change: SessionChan
         session.save(update_fields=fields)
     if audits:
         audit_append(audits)
+    return session
+
+
+@transaction.atomic
+def session_temporary_set(
+    *, tenant_id: int, user_id: str, session_id: uuid.UUID, temporary: bool, actor: str
+) -> Session:
+    """The person's one switch for a conversation of theirs: temporary (nothing from it becomes memory) or not.
+
+    On is "don't save" (the opt-out rule 2 checks; extraction skips the session). Off — which only the
+    person's own page offers — withdraws the opt-out and moves ``save_from_seq`` to the next event, so
+    what is said from now on may be remembered as usual while nothing said before, when the session was
+    temporary, ever is; an extraction skipped because of the opt-out is free to run again on new events.
+    Neither direction deletes anything. The session must be the subject's own (else SessionInputError).
+    """
+    session = session_lock(tenant_id=tenant_id, session_id=session_id)
+    if session.user_id != user_id:
+        raise SessionInputError("session_id", "no such session")
+    if temporary == session.dont_save:
+        return session
+    if temporary:
+        return session_update(
+            tenant_id=tenant_id, session_id=session.pk, change=SessionChange(dont_save=True), actor=actor
+        )
+    session.dont_save = False
+    session.save_from_seq = session.next_seq
+    session.save(update_fields=["dont_save", "save_from_seq"])
+    session_opt_out_withdraw(tenant_id=tenant_id, user_id=user_id, session_id=str(session.pk), actor=actor)
+    ExtractionClaim.objects.filter(
+        session_id=session.pk, state=ExtractionClaim.State.SKIPPED, outcome="dont_save"
+    ).update(state=ExtractionClaim.State.DONE)
     return session
 
 

@@ -36,6 +36,8 @@ class Actor:
     user_id: str = ""
     memory_paused: bool = False
     session_opt_out: bool = False
+    # The person the memory is about (or written for) switched the writing agent off.
+    agent_blocked: bool = False
     # Teams this actor owns: a team_owner may propose rules for these teams only.
     owned_teams: frozenset[str] = frozenset()
 

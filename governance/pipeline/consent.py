@@ -1,6 +1,7 @@
 """Stage 2 — rule 2: the person's own controls come before anything the content says (§12.3).
 
-A paused memory or a "don't save this session" rejects every write, whatever its scope or source.
+A paused memory, an agent the person switched off, or a "don't save this session" rejects every write,
+whatever its scope or source.
 """
 
 from __future__ import annotations
@@ -16,6 +17,14 @@ class ConsentStage:
     def run(self, ctx: WriteContext) -> WriteContext:
         if ctx.actor.memory_paused:
             raise Stop(ctx.decide(DecisionKind.REJECT, ReasonCode.USER_PAUSED, "The user has paused memory."))
+        if ctx.actor.agent_blocked:
+            raise Stop(
+                ctx.decide(
+                    DecisionKind.REJECT,
+                    ReasonCode.SUBJECT_BLOCKED_AGENT,
+                    "The user has switched this agent off: it may not use or add to their memories.",
+                )
+            )
         if ctx.actor.session_opt_out:
             raise Stop(
                 ctx.decide(

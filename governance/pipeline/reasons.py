@@ -9,6 +9,7 @@ class ReasonCode(StrEnum):
     # reject
     USER_PAUSED = "user_paused"  # rule 2
     SESSION_OPT_OUT = "session_opt_out"  # rule 2
+    SUBJECT_BLOCKED_AGENT = "subject_blocked_agent"  # rule 2: the person switched this agent off
     RESTRICTED_DATA = "restricted_data"  # rule 3
     POLICY_OVERRIDE = "policy_override"  # rule 4
     UNTRUSTED_SOURCE = "untrusted_source"  # rule 5

@@ -1,7 +1,8 @@
 """``memory_context_build``: the one entry point of the read path, for the agent API and the browser preview.
 
 Steps (DESIGN.md "The read path"): the scope and permission filter decides what the caller may read
-(a cross-scope request ends here, empty, with ``cross_scope_read``); a paused subject gets nothing;
+(a cross-scope request ends here, empty, with ``cross_scope_read``); a paused subject, or an agent the
+subject switched off (``subject_blocked_agent``), gets nothing;
 the visible active memories are ranked (``ranking.py``: lexical and, with an embedder, semantic
 relevance to the query); the memories about the query are taken in rank order while they fit
 ``top_k`` and the token budget (the tags, the rules and any conflict notes included), then up to
@@ -259,6 +260,8 @@ def memory_context_compute_each(
     decision = read_grant_for(caller=caller, scope=first.scope, types=first.types)
     if decision.grant is None:
         return [ContextComputed(result, granted=False, denied=decision.denied) for result in empty]
+    if decision.grant.agent_blocked:
+        return [ContextComputed(result, reason_code="subject_blocked_agent") for result in empty]
     if decision.grant.subject_paused:
         return [ContextComputed(result, reason_code="subject_paused") for result in empty]
 

@@ -12,7 +12,9 @@ What a subject sees (seed §12.1; DESIGN.md "The read path"):
   still gets its own memories of that project: naming a project is how an agent says where the
   person is working, not a request for somebody else's data;
 - only ``active`` rows whose ``expires_at`` is unset or in the future: pending, paused, archived,
-  expired (swept or not) and deleted rows never come back.
+  expired (swept or not) and deleted rows never come back;
+- nothing at all for an agent the subject switched off (``memories.models.AgentAccess``): the grant says
+  so and the candidate selector returns no row for it, whoever asks it.
 
 A request naming a scope its caller may not read (a person asking for another subject, a team the
 subject is not in, a level or type outside the agent key's allowance) gets no grant at all: the
@@ -43,7 +45,7 @@ from governance.models import Membership, Project, ProjectMembership, Team, Team
 from governance.vocabulary import Level, Status
 from memories.access import Caller
 from memories.embedding.vectors import unpack_vector
-from memories.models import Memory, MemoryEmbedding, Subject
+from memories.models import AgentAccess, Memory, MemoryEmbedding, Subject
 from vault import DecryptionError
 from vault.datakeys import data_key_by_id
 from vault.envelope import associated_data, key_id_of, open_sealed_with
@@ -86,6 +88,7 @@ class ReadGrant:
     types: frozenset[str] | None = None  # None: every type
     levels: frozenset[str] | None = None  # None: every level
     subject_paused: bool = False  # nothing may be injected until the subject resumes
+    agent_blocked: bool = False  # the subject switched the calling agent off: nothing of theirs is read
 
 
 @dataclass(frozen=True)
@@ -125,14 +128,16 @@ class SubjectState:
     paused: bool  # the subject paused all memory: nothing is injected
     teams: tuple[str, ...]  # slugs of the teams whose membership names the subject
     projects: frozenset[str] = frozenset()  # slugs of the projects whose membership names the subject
+    agent_blocked: bool = False  # the subject switched the calling agent off
 
 
-_PAUSED, _TEAM, _PROJECT = 1, 2, 3  # what each row of subject_read_state's statement is
+_PAUSED, _TEAM, _PROJECT, _BLOCKED = 1, 2, 3, 4  # what each row of subject_read_state's statement is
 
 
-def subject_read_state(*, tenant_id: int, user_id: str) -> SubjectState:
-    """Whether the subject paused memory, its teams and its projects, in one round trip (checked on
-    every read, so a pause or a membership change applies to the very next read)."""
+def subject_read_state(*, tenant_id: int, user_id: str, agent_id: int | None = None) -> SubjectState:
+    """Whether the subject paused memory or switched this agent off, its teams and its projects, in one
+    round trip (checked on every read, so a pause, a switch or a membership change applies to the very
+    next read)."""
     qn = connection.ops.quote_name
     subject, membership = qn(Subject._meta.db_table), qn(Membership._meta.db_table)
     team_link, team = qn(TeamMembership._meta.db_table), qn(Team._meta.db_table)
@@ -146,10 +151,18 @@ def subject_read_state(*, tenant_id: int, user_id: str) -> SubjectState:
         f" JOIN {membership} m ON l.membership_id = m.id JOIN {project} p ON l.project_id = p.id"
         " WHERE m.tenant_id = %s AND m.subject_id = %s AND p.tenant_id = %s"
     )
+    params: list[object] = [tenant_id, user_id, True, *[tenant_id, user_id, tenant_id] * 2]
+    if agent_id is not None:
+        sql += (
+            f" UNION ALL SELECT '', {_BLOCKED} FROM {qn(AgentAccess._meta.db_table)}"  # noqa: S608
+            " WHERE tenant_id = %s AND user_id = %s AND agent_id = %s AND blocked = %s"
+        )
+        params += [tenant_id, user_id, agent_id, True]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [tenant_id, user_id, True, *[tenant_id, user_id, tenant_id] * 2])
+        cursor.execute(sql, params)
         rows = cursor.fetchall()
     return SubjectState(
+        agent_blocked=any(kind == _BLOCKED for _, kind in rows),
         paused=any(kind == _PAUSED for _, kind in rows),
         teams=tuple(sorted(slug for slug, kind in rows if kind == _TEAM)),
         projects=frozenset(slug for slug, kind in rows if kind == _PROJECT),
@@ -178,7 +191,11 @@ def read_grant_for(*, caller: Caller, scope: ContextScope, types: tuple[str, ...
             return ScopeDecision(None, CrossScope.LEVEL_NOT_ALLOWED)
     if types and allowed_types is not None and not set(types) <= allowed_types:
         return ScopeDecision(None, CrossScope.TYPE_NOT_ALLOWED)
-    state = subject_read_state(tenant_id=caller.tenant_id, user_id=scope.user_id)
+    state = subject_read_state(
+        tenant_id=caller.tenant_id,
+        user_id=scope.user_id,
+        agent_id=caller.agent.pk if caller.agent is not None else None,
+    )
     teams = state.teams
     if scope.team:
         if scope.team not in teams:
@@ -196,6 +213,7 @@ def read_grant_for(*, caller: Caller, scope: ContextScope, types: tuple[str, ...
             types=frozenset(types) if types else allowed_types,
             levels=levels,
             subject_paused=state.paused,
+            agent_blocked=state.agent_blocked,
         )
     )
 
@@ -354,8 +372,11 @@ def memory_context_rows(
 
     This is the filter, before decryption: a row another tenant sealed would also fail to open here
     (its associated data names its tenant), so the scope tests check the filter on these rows, where
-    that second lock can't hide a leak.
+    that second lock can't hide a leak. A grant for an agent the subject switched off selects nothing,
+    whoever holds it (the context read, a handoff).
     """
+    if grant.agent_blocked:
+        return []
     db = db or connections[DEFAULT_DB_ALIAS]
     sql, params = _candidate_sql(grant, now=now, limit=limit, db=db, model=model)
     with db.cursor() as cursor:

@@ -9,6 +9,7 @@ from audit.services import audit_record
 from dbkit.scrub import scrub_after_delete, sqlite_secure_delete_on
 from governance.vocabulary import Status
 from memories.models import (
+    AgentAccess,
     Confirmation,
     ErasureReceipt,
     Memory,
@@ -59,6 +60,23 @@ def session_opt_out(*, tenant_id: int, user_id: str, session_id: str, actor: str
 
 
 @transaction.atomic
+def session_opt_out_withdraw(*, tenant_id: int, user_id: str, session_id: str, actor: str) -> bool:
+    """The person takes back "don't save this session": later writes for it are decided as usual again.
+    True when there was an opt-out to withdraw. Only the person's own pages call this: an agent can't
+    undo what the person asked for."""
+    deleted, _ = SessionOptOut.objects.filter(tenant_id=tenant_id, user_id=user_id, session_id=session_id).delete()
+    if deleted:
+        audit_record(
+            tenant_id=tenant_id,
+            event=Event.SESSION_OPT_OUT_WITHDRAWN,
+            actor=actor,
+            subject_id=user_id,
+            details={"session_id": session_id},
+        )
+    return bool(deleted)
+
+
+@transaction.atomic
 def session_clear(*, tenant_id: int, user_id: str, session_id: str, actor: str) -> int:
     """Delete every live memory of one session of this subject; returns how many."""
     memories = Memory.objects.filter(tenant_id=tenant_id, user_id=user_id, session_id=session_id).exclude(
@@ -101,15 +119,18 @@ def subject_erase(
     key_destroyed = subject_key_shred(tenant_id=tenant_id, owner=user_id, reapplying=reapply)
     subjects = Subject.objects.filter(tenant_id=tenant_id, user_id=user_id)
     opt_outs = SessionOptOut.objects.filter(tenant_id=tenant_id, user_id=user_id)
+    switches = AgentAccess.objects.filter(tenant_id=tenant_id, user_id=user_id)
     if reapply is not None:
         subjects = subjects.filter(created_at__lte=reapply.erased_at)
         opt_outs = opt_outs.filter(created_at__lte=reapply.erased_at)
+        switches = switches.filter(changed_at__lte=reapply.erased_at)
         if not (memory_ids or key_destroyed or subjects.exists() or opt_outs.exists()):
             return None
     Confirmation.objects.filter(tenant_id=tenant_id, memory_id__in=memory_ids).delete()
     versions.delete()
     memories.delete()
     opt_outs.delete()
+    switches.delete()
     subjects.delete()
     receipt = ErasureReceipt.objects.create(
         tenant_id=tenant_id,

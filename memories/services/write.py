@@ -7,7 +7,7 @@ decision out in one transaction with its audit events.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from django.db import transaction
@@ -52,6 +52,7 @@ def actor_for_write(*, tenant_id: int, scope: Scope, on_behalf_of: str, facts: W
         user_id=person,
         memory_paused=facts.memory_paused,
         session_opt_out=facts.session_opt_out,
+        agent_blocked=facts.agent_blocked,
         owned_teams=owned,
     )
 
@@ -92,9 +93,12 @@ def memory_write(
         person=on_behalf_of or scope.user_id,
         subject=scope.user_id or on_behalf_of,
         session_id=session_id or scope.session_id,
+        agent_id=agent.pk if agent is not None else None,
     )
     if actor is None:
         actor = actor_for_write(tenant_id=tenant_id, scope=scope, on_behalf_of=on_behalf_of, facts=facts)
+    elif facts.agent_blocked:  # an actor handed in can't lift the person's switch
+        actor = replace(actor, agent_blocked=True)
     now = timezone.now()
     ctx = WriteContext(
         candidate=candidate,

@@ -1,6 +1,7 @@
 """The "My memories" pages: one module per flow, each view thin over the services and selectors."""
 
 from mymemories.views.add import memory_add_view
+from mymemories.views.agents import agent_switch_view, agents_view
 from mymemories.views.bulk import memory_bulk_view
 from mymemories.views.commands import commands_view
 from mymemories.views.deleted import deleted_view, memory_restore_view
@@ -17,11 +18,14 @@ from mymemories.views.settings import (
     controls_view,
     session_clear_view,
     session_opt_out_view,
+    session_temporary_view,
     subject_pause_view,
     subject_resume_view,
 )
 
 __all__ = [
+    "agent_switch_view",
+    "agents_view",
     "commands_view",
     "confirmation_accept_view",
     "confirmation_decline_view",
@@ -50,6 +54,7 @@ __all__ = [
     "session_delete_view",
     "session_history_view",
     "session_opt_out_view",
+    "session_temporary_view",
     "subject_pause_view",
     "subject_resume_view",
 ]

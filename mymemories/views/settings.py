@@ -1,17 +1,21 @@
-"""Controls over all of a person's memory: pause everything, and their sessions — each listed with
-"don't save" and "clear" as buttons (sessions memgov keeps, and other session ids their memories name)."""
+"""Controls over all of a person's memory: pause everything, and their sessions — each listed with a
+"temporary" switch and "clear" (sessions memgov keeps), or "don't save" and "clear" (other session ids
+their memories name)."""
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from conversations.selectors.sessions import session_get, session_ids_known, sessions_for_subject
-from conversations.services.sessions import SessionChange, session_update
+from conversations.services.errors import SessionInputError, SessionStateError
+from conversations.services.sessions import SessionChange, session_temporary_set, session_update
+from conversations.vocabulary import SessionState
 from memories.access import Caller
 from memories.selectors import (
     memory_list_for_subject,
@@ -26,6 +30,18 @@ from mymemories.views._base import person_required
 SESSIONS_SHOWN = 50
 
 
+class TemporaryForm(forms.Form):
+    """What the "temporary" switch sends: on (nothing from the session is remembered) or off."""
+
+    temporary = forms.ChoiceField(
+        choices=[("on", "on"), ("off", "off")],
+        error_messages={
+            "required": gettext_lazy("Say whether this conversation is temporary (on or off)."),
+            "invalid_choice": gettext_lazy("Say whether this conversation is temporary (on or off)."),
+        },
+    )
+
+
 def _controls(request: HttpRequest, person: Caller, **extra: object) -> HttpResponse:
     subject = {"tenant_id": person.tenant_id, "user_id": person.subject_id or ""}
     with_memories = session_ids_for_subject(**subject)
@@ -38,6 +54,8 @@ def _controls(request: HttpRequest, person: Caller, **extra: object) -> HttpResp
     context = {
         "paused": subject_is_paused(**subject),
         "sessions": sessions,
+        # The conversation going on now: the most recently active one that hasn't ended.
+        "current": next((s for s in sessions if s.state != SessionState.ENDED), None),
         "sessions_with_memories": set(with_memories),
         # Session ids memgov keeps no history for (another system's), named by the person's memories.
         "other_sessions": [sid for sid in with_memories if sid not in kept],
@@ -89,6 +107,41 @@ def session_opt_out_view(request: HttpRequest, person: Caller) -> HttpResponse:
             tenant_id=person.tenant_id, user_id=person.subject_id or "", session_id=session_id, actor=person.actor
         )
     messages.success(request, _("Nothing more will be saved from that session."))
+    return redirect("memory-controls")
+
+
+@require_POST
+@person_required
+def session_temporary_view(request: HttpRequest, person: Caller, session_id: str) -> HttpResponse:
+    """The one switch of a listed session: temporary on (nothing more from it is remembered) or off
+    (remembered as usual from now on; what was said while it was temporary never is). Nothing is deleted."""
+    session = session_get(tenant_id=person.tenant_id, session_id=session_id, user_id=person.subject_id or "")
+    if session is None:
+        raise Http404("no such session")
+    form = TemporaryForm(request.POST)
+    if not form.is_valid():
+        return _controls(request, person, temporary_errors=form.errors["temporary"])
+    temporary = form.cleaned_data["temporary"] == "on"
+    try:
+        session_temporary_set(
+            tenant_id=person.tenant_id,
+            user_id=person.subject_id or "",
+            session_id=session.pk,
+            temporary=temporary,
+            actor=person.actor,
+        )
+    except (SessionInputError, SessionStateError) as exc:
+        raise Http404("no such session") from exc
+    if temporary:
+        messages.success(request, _("This conversation is temporary: nothing more from it will be remembered."))
+    else:
+        messages.success(
+            request,
+            _(
+                "This conversation is no longer temporary: what you say from now on may be remembered. "
+                "Nothing from while it was temporary will be."
+            ),
+        )
     return redirect("memory-controls")
 
 

@@ -180,3 +180,16 @@ def test_the_other_tenants_agent_cannot_hand_over_this_tenants_session(world, ha
     answer = world.agent_client(world.acme_key).post("/api/v1/handoffs", body, format="json")
     assert answer.status_code == 404
     assert not AuditEvent.objects.filter(event="handoff_created").exists()
+
+
+def test_a_receiver_the_person_switched_off_gets_the_task_state_and_none_of_their_memories(world, handoff_world):
+    from governance.models import AgentClient
+    from memories.services.agent_access import agent_access_set
+
+    h = handoff_world
+    made = _hand_over(h)
+    receiver = AgentClient.objects.get(tenant=world.demo, name="billing-agent")
+    agent_access_set(tenant_id=world.demo.pk, user_id="alice", agent_id=receiver.pk, blocked=True, actor="user:alice")
+    body = h["receiver"].get(f"/api/v1/handoffs/{made.json()['id']}").json()
+    assert body["task_state"]["goal"] == "Refund order 42"
+    assert body["memories"] == []

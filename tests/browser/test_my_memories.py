@@ -178,14 +178,16 @@ def test_pause_all_sessions_and_the_write_pipeline(page, login, live_server, wor
     expect(page.get_by_test_id("paused-banner")).to_have_count(0)
     assert agent_write(page, live_server, world.demo_key, "Prefers YAML over JSON")["decision"] == "save"
 
-    # "Don't save" on a listed session, then an agent write for it is rejected.
+    # The "temporary" switch on a listed session, then an agent write for it is rejected.
     session = agent_session(page, live_server, world.demo_key, title="Offsite logistics", messages=["Book rooms"])
     page.reload()
     row = page.locator(f'tr[data-session="{session["id"]}"]')
     expect(row).to_contain_text("Offsite logistics")
-    row.get_by_role("button", name="Don't save").click()
+    row.get_by_role("switch").click()
     expect(page.get_by_test_id("opt-outs")).to_contain_text("Offsite logistics")
-    expect(page.locator(f'tr[data-session="{session["id"]}"]')).to_contain_text("not saved")
+    expect(page.locator(f'tr[data-session="{session["id"]}"]').get_by_role("switch")).to_have_attribute(
+        "aria-checked", "true"
+    )
     opted_out = agent_write(
         page,
         live_server,

@@ -82,8 +82,8 @@ def test_my_sessions_in_chinese(page, login, live_server, world, screenshot):
     expect(row).to_contain_text("分叉")
     expect(row).to_contain_text("进行中")
     screenshot(page, "sessions-zh")
-    row.get_by_role("button", name="不保存").click()
-    expect(page.locator(f'tr[data-session="{fork["id"]}"]')).to_contain_text("不保存")
+    row.get_by_role("switch").click()
+    expect(page.locator(f'tr[data-session="{fork["id"]}"]').get_by_role("switch")).to_contain_text("临时对话")
     assert Session.objects.get(pk=fork["id"]).dont_save
     page.locator(f'tr[data-session="{trip["id"]}"]').get_by_role("link", name="Lisbon offsite").click()
     expect(page.locator('li[data-kind="compaction"]')).to_contain_text("摘要")

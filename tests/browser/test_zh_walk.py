@@ -104,7 +104,7 @@ def scene(page, live_server, world) -> dict[str, str]:
 def pages_of(ids: dict[str, str]) -> dict[str, list[str]]:
     return {
         "alice": [
-            "/", "/inbox/", "/commands/", "/preview/", "/deleted/", "/controls/", "/data/", "/data/erase",
+            "/", "/inbox/", "/commands/", "/preview/", "/deleted/", "/controls/", "/agents/", "/data/", "/data/erase",
             "/invitations/", f"/memories/{ids['memory']}/edit", f"/memories/{ids['memory']}/delete",
             f"/memories/{ids['memory']}/history", f"/sessions/{ids['session']}/", f"/sessions/{ids['session']}/delete",
             "/no-such-page/",

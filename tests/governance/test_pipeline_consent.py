@@ -41,3 +41,16 @@ def test_pause_wins_over_opt_out() -> None:
     with pytest.raises(Stop) as stop:
         stage.run(ctx)
     assert stop.value.decision.reason_code == "user_paused"
+
+
+def test_it_rejects_an_agent_the_person_switched_off_even_for_an_explicit_request() -> None:
+    ctx = make_context("Remember that I like tables.", actor=Actor(role=Role.MEMBER, agent_blocked=True))
+    with pytest.raises(Stop) as stop:
+        stage.run(ctx)
+    assert stop.value.decision.kind == DecisionKind.REJECT
+    assert stop.value.decision.reason_code == "subject_blocked_agent"
+    both = Actor(role=Role.MEMBER, agent_blocked=True, session_opt_out=True)
+    ctx = make_context("x", level=Level.SESSION, actor=both)
+    with pytest.raises(Stop) as stop:
+        stage.run(ctx)
+    assert stop.value.decision.reason_code == "subject_blocked_agent"
