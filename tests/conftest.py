@@ -55,8 +55,28 @@ def _flush_without_audit_triggers(original: Callable) -> Callable:
                     if connection.vendor in ("sqlite", "postgresql") and "audit_auditevent" in _tables(connection):
                         stack.enter_context(triggers_disabled(connection))
                 original(self)
+                for alias in aliases:
+                    _flush_key_store(connections[alias])
 
     return teardown
+
+
+def _flush_key_store(connection: object) -> None:
+    """Django's flush empties only the tables the router lets it migrate there, and it lets none of the
+    key store's own be migrated without the migrations' ``key_store`` hint: empty them here, or every
+    transactional test would leave its data keys and erasure tombstones behind for the next test."""
+    from django.apps import apps
+
+    from vault.router import KEYS_DB
+
+    if connection.alias != KEYS_DB:  # type: ignore[attr-defined]
+        return
+    existing = set(_tables(connection))
+    tables = [model._meta.db_table for model in apps.get_app_config("vault").get_models()]
+    with connection.cursor() as cursor:  # type: ignore[attr-defined]
+        for table in tables:
+            if table in existing:
+                cursor.execute(f"DELETE FROM {connection.ops.quote_name(table)}")  # type: ignore[attr-defined]
 
 
 def _tables(connection: object) -> list[str]:

@@ -252,7 +252,7 @@ def _worker(
     with log.open("w") as out:
         proc = subprocess.Popen(argv, cwd=settings.BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
-        _wait_for(lambda: "ready." in log.read_text(), timeout=90, what="the worker to start", log=log)
+        _wait_for(lambda: "ready." in log.read_text(), timeout=240, what="the worker to start", log=log)
         yield proc
     finally:
         proc.send_signal(signal.SIGTERM)  # warm shutdown: finishes the task in hand
