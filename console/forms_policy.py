@@ -11,6 +11,7 @@ from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -102,13 +103,23 @@ def _alert_field(name: str) -> str:
     return f"alerts_{name}"
 
 
+def extractor_choices() -> list[tuple[str, object]]:
+    """The policy's ``extractor`` values in words; the default says what it means on this deployment."""
+    default = _("the language model") if settings.MEMGOV_EXTRACTOR_URL else _("the rules")
+    return [
+        ("default", _("This deployment's default (now: %(which)s)") % {"which": default}),
+        ("rules", _("Rules only")),
+        ("llm", _("The language model this deployment has set up")),
+    ]
+
+
 def form_field_for(document_key: str) -> str | None:
     """The form field a document key (as named in a PolicyDocumentError) belongs to."""
     if document_key.startswith("ttl_by_type."):
         return _ttl_field(document_key.split(".", 1)[1])
     if document_key.startswith("alerts."):
         return _alert_field(document_key.split(".", 1)[1])
-    if document_key in TOP_LEVEL or document_key == "min_inference_confidence":
+    if document_key in TOP_LEVEL or document_key in ("min_inference_confidence", "extractor"):
         return document_key
     return None
 
@@ -146,6 +157,12 @@ class PolicyForm(forms.Form):
             widget=forms.NumberInput(attrs={"step": "0.05"}),
         )
         initial["min_inference_confidence"] = current.get("min_inference_confidence")
+        self.fields["extractor"] = forms.ChoiceField(
+            label=_("Memories learned from conversations by"),
+            choices=extractor_choices(),
+            help_text=_("Rules only: no conversation is sent to a language model, whatever is set up."),
+        )
+        initial["extractor"] = current.get("extractor", PolicySnapshot.extractor)
         for spec in dataclass_fields(AlertThresholds):
             name = _alert_field(spec.name)
             if spec.name in _FLOAT_ALERTS:
@@ -203,7 +220,7 @@ class PolicyForm(forms.Form):
 
     @property
     def general_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in ("min_inference_confidence", *TOP_LEVEL) if name not in LIFETIMES]
+        return [self[name] for name in ("min_inference_confidence", *TOP_LEVEL, "extractor") if name not in LIFETIMES]
 
     @property
     def alert_fields(self) -> list[forms.BoundField]:
@@ -215,12 +232,20 @@ class PolicyForm(forms.Form):
             raise forms.ValidationError(_("Say why the policy changes."))
         return reason
 
+    def clean_extractor(self) -> str:
+        value = self.cleaned_data["extractor"]
+        if value == "llm" and not settings.MEMGOV_EXTRACTOR_URL:
+            raise forms.ValidationError(
+                _("No language model is set up here (MEMGOV_EXTRACTOR_URL): choose the rules or the default.")
+            )
+        return value
+
     def document(self) -> dict[str, Any]:
         """The document in force with this form's values (keys the form doesn't know are kept)."""
         data = self.cleaned_data
         document = copy.deepcopy(self.current)
         document["ttl_by_type"] = {t.value: data[_ttl_field(t.value)] for t in MemoryType}
-        for key in (*TOP_LEVEL, "min_inference_confidence"):
+        for key in (*TOP_LEVEL, "min_inference_confidence", "extractor"):
             document[key] = data[key]
         alerts = dict(document.get("alerts") or {})
         for spec in dataclass_fields(AlertThresholds):

@@ -39,6 +39,16 @@ def _optional_positive_int(doc: dict[str, Any], name: str, default: int) -> int:
     return _positive_int(doc, name) if name in doc else default
 
 
+EXTRACTORS = ("default", "rules", "llm")
+
+
+def _extractor(doc: dict[str, Any]) -> str:
+    value = doc.get("extractor", PolicySnapshot.extractor)
+    if value not in EXTRACTORS:
+        raise PolicyDocumentError("extractor must be one of " + ", ".join(repr(name) for name in EXTRACTORS))
+    return value
+
+
 def snapshot_from_document(document: dict[str, Any], *, version: int) -> PolicySnapshot:
     ttl = document.get("ttl_by_type")
     if not isinstance(ttl, dict):
@@ -67,6 +77,7 @@ def snapshot_from_document(document: dict[str, Any], *, version: int) -> PolicyS
         session_snapshot_interval=_optional_positive_int(
             document, "session_snapshot_interval", PolicySnapshot.session_snapshot_interval
         ),
+        extractor=_extractor(document),
     )
 
 

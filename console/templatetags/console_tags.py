@@ -10,7 +10,7 @@ from django import template
 from django.utils.translation import gettext as _
 
 from console.access import ConsoleAccess, console_access_for
-from console.forms_policy import ALERT_LABELS, LIFETIMES, TOP_LEVEL, lifetime_words
+from console.forms_policy import ALERT_LABELS, LIFETIMES, TOP_LEVEL, extractor_choices, lifetime_words
 from governance import labels
 
 register = template.Library()
@@ -116,6 +116,8 @@ def policy_key_label(key: str) -> str:
         return str(ALERT_LABELS[name])
     if key in TOP_LEVEL:
         return str(TOP_LEVEL[key][0])
+    if key == "extractor":
+        return str(_("Memories learned from conversations by"))
     return key
 
 
@@ -124,4 +126,6 @@ def policy_value(key: str, value: Any) -> str:
     """A lifetime in hours or days; anything else as it is ("—" for none)."""
     if key.startswith("ttl_by_type.") or key in LIFETIMES:
         return lifetime_words(value)
+    if key == "extractor":
+        return str(dict(extractor_choices()).get(value if value is not None else "default", value))
     return "—" if value is None else str(value)

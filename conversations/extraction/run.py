@@ -40,6 +40,7 @@ from conversations.tasks_state import task_values
 from conversations.vocabulary import TASK_PREFIX, SessionState
 from governance.models import PolicyVersion, Tenant
 from governance.pipeline.base import Candidate, InvalidCandidate, Scope
+from governance.policy import policy_snapshot_for_tenant
 from governance.vocabulary import Level
 from memories.fingerprints import content_fingerprint
 from memories.lifecycle.base import DEFAULT_BATCH_SIZE, JobResult, claim, job_actor, timed_run
@@ -264,12 +265,24 @@ def _signals(session: Session, extraction: Extraction) -> None:
     )
 
 
-def current_extractor() -> Extractor:
-    if settings.MEMGOV_EXTRACTOR_URL:
-        from conversations.extraction.llm import extract_llm
+def _no_endpoint(view: SessionView) -> Extraction:
+    from conversations.extraction.llm import ExtractorUnavailable
 
-        return extract_llm
-    return extract
+    raise ExtractorUnavailable("the tenant's policy asks for the LLM extractor and none is set up")
+
+
+def current_extractor(*, tenant_id: int) -> Extractor:
+    """The extractor the tenant's policy chooses (``extractor``): ``rules`` always the deterministic one;
+    ``llm`` the configured endpoint (none configured: the session waits, as in an outage); ``default`` the
+    endpoint when ``MEMGOV_EXTRACTOR_URL`` is set, else the rules."""
+    choice = policy_snapshot_for_tenant(tenant_id=tenant_id).extractor
+    if choice == "rules" or (choice == "default" and not settings.MEMGOV_EXTRACTOR_URL):
+        return extract
+    if not settings.MEMGOV_EXTRACTOR_URL:
+        return _no_endpoint
+    from conversations.extraction.llm import extract_llm
+
+    return extract_llm
 
 
 def session_extract_one(
@@ -287,7 +300,7 @@ def session_extract_one(
         return f"skipped_{reason}", 0
     data_key_for(tenant_id=session.tenant_id, owner=session.user_id)  # cached once, outside the writes
     try:
-        extraction = (extractor or current_extractor())(_view(session))
+        extraction = (extractor or current_extractor(tenant_id=session.tenant_id))(_view(session))
     except Exception as exc:
         from conversations.extraction.llm import ExtractorUnavailable
 

@@ -112,6 +112,10 @@ class PolicySnapshot:
     # is written every this many events along a branch.
     session_retention_days: int = 30
     session_snapshot_interval: int = 50
+    # Phase-1 extraction (conversations/extraction/run.py): "default" is the deployment's choice (the LLM
+    # extractor when MEMGOV_EXTRACTOR_URL is set, else the rules); "rules" keeps every conversation inside
+    # the deployment whatever is configured; "llm" asks for the configured endpoint.
+    extractor: str = "default"
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 
 from audit.events import Event
@@ -60,6 +61,11 @@ def policy_document_validate(document: dict[str, Any]) -> None:
             raise PolicyDocumentError(f"{name} must be at most {MAX_DAYS} days (100 years)")
     if snapshot.session_snapshot_interval > MAX_SNAPSHOT_INTERVAL:
         raise PolicyDocumentError(f"session_snapshot_interval must be at most {MAX_SNAPSHOT_INTERVAL} events")
+    if snapshot.extractor == "llm" and not settings.MEMGOV_EXTRACTOR_URL:
+        raise PolicyDocumentError(
+            "extractor 'llm' needs an LLM endpoint on this deployment (MEMGOV_EXTRACTOR_URL): "
+            "choose 'rules' or 'default'"
+        )
 
 
 def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:

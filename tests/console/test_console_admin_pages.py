@@ -262,6 +262,24 @@ def test_saving_the_policy_makes_a_version_and_a_bad_value_names_its_field(clien
     assert PolicyVersion.objects.filter(tenant=world.demo).count() == 2
 
 
+def test_the_policy_chooses_who_learns_from_conversations(client, world, settings):
+    login(client, world.carol)
+    settings.MEMGOV_EXTRACTOR_URL = ""
+    page = client.get("/console/policy/").content.decode()
+    assert "This deployment&#x27;s default (now: the rules)" in page and "Rules only" in page
+    data = _policy_form(client) | {"extractor": "llm", "reason": "Try the model"}
+    refused = client.post("/console/policy/", data)
+    assert refused.status_code == 400 and "No language model is set up here" in str(refused.context["form"].errors)
+    assert client.post("/console/policy/", data | {"extractor": "rules"}).status_code == 302
+    newest = PolicyVersion.objects.filter(tenant=world.demo).order_by("-version").first()
+    assert newest.version == 2 and newest.document["extractor"] == "rules"
+    settings.MEMGOV_EXTRACTOR_URL = "http://127.0.0.1:9/v1/chat/completions"
+    assert client.post("/console/policy/", data | {"reason": "Now the model"}).status_code == 302
+    assert PolicyVersion.objects.filter(tenant=world.demo).order_by("-version").first().document["extractor"] == "llm"
+    client.cookies.load({"django_language": "zh-hans"})
+    assert "Rules only" not in client.get("/console/policy/").content.decode()
+
+
 def test_restoring_needs_a_reason_and_an_existing_version(client, world):
     login(client, world.carol)
     assert client.post("/console/policy/restore", {"version": 1, "reason": ""}).status_code == 400

@@ -3,6 +3,7 @@ deletion following provenance, and the optional LLM extractor against a local fa
 
 from __future__ import annotations
 
+import copy
 import json
 import threading
 from collections.abc import Iterator
@@ -19,6 +20,8 @@ from conversations.services.deletion import session_delete
 from conversations.services.erasure import subject_erase
 from conversations.services.events import NewEvent
 from conversations.services.sessions import SessionChange, session_update
+from governance.models import PolicyVersion
+from governance.services.policy import PolicyError, policy_version_create
 from governance.vocabulary import MemoryType, SourceType, Status
 from memories.lifecycle.consolidate import consolidate_run
 from memories.lifecycle.locks import job_lock_take
@@ -177,3 +180,37 @@ def test_an_llm_outage_leaves_the_claim_for_the_next_run(world, make_session, fa
     }  # fmt: skip
     assert extract_run(tenant_id=world.demo.pk)["extracted"] == 1
     assert [m.type for m in live()] == [MemoryType.CONSTRAINT]
+
+
+def _choose_extractor(tenant, choice: str) -> None:
+    document = copy.deepcopy(PolicyVersion.objects.filter(tenant=tenant).order_by("-version").first().document)
+    policy_version_create(tenant=tenant, document={**document, "extractor": choice}, reason="t", actor="user:carol")
+
+
+def test_a_tenant_on_rules_never_sends_a_conversation_to_the_configured_model(world, make_session, fake_model):
+    _choose_extractor(world.demo, "rules")
+    ended_session(make_session, "Remember: never push directly to main!")
+    ended_session(make_session, "Remember: deploys happen on Tuesdays.", user_id="erin", tenant=world.acme)
+    assert extract_run(tenant_id=world.demo.pk)["extracted"] == 1
+    assert fake_model.requests == []  # the rules did it, inside the deployment
+    assert [m.type for m in live()] == [MemoryType.CONSTRAINT]
+    extract_run(tenant_id=world.acme.pk)  # acme keeps the default: the configured model
+    (request,) = fake_model.requests
+    assert "Tuesdays" in json.dumps(request) and "push directly" not in json.dumps(request)
+
+
+def test_a_tenant_that_chose_the_model_waits_for_it_when_it_is_gone(world, make_session, fake_model, settings):
+    _choose_extractor(world.demo, "llm")
+    ended_session(make_session, "Remember: never push directly to main!")
+    settings.MEMGOV_EXTRACTOR_URL = ""  # the deployment drops its endpoint: no silent switch to the rules
+    assert extract_run(tenant_id=world.demo.pk)["extractor_unavailable"] == 1
+    assert live() == [] and ExtractionClaim.objects.get().state == ExtractionClaim.State.PENDING
+
+
+def test_the_policy_refuses_an_unknown_extractor_and_the_model_where_none_is_set_up(world, settings):
+    settings.MEMGOV_EXTRACTOR_URL = ""
+    for choice, words in (("gpt", "extractor must be one of"), ("llm", "needs an LLM endpoint")):
+        with pytest.raises(PolicyError) as refused:
+            _choose_extractor(world.demo, choice)
+        assert refused.value.field == "extractor" and words in str(refused.value)
+    assert PolicyVersion.objects.filter(tenant=world.demo).count() == 1

@@ -64,7 +64,7 @@ def test_a_leak_is_counted(tmp_path, monkeypatch):
                 )
         return out
 
-    monkeypatch.setattr("conversations.extraction.run.current_extractor", lambda: leaky)
+    monkeypatch.setattr("conversations.extraction.run.current_extractor", lambda **_: leaky)
     metrics = _run(subset)
     assert metrics["restricted_leaks"] > 0
     with pytest.raises(CommandError):
