@@ -87,8 +87,11 @@ def data_key_for(*, tenant_id: int, owner: str) -> tuple[int, bytes]:
             _by_id[key_id] = (now, key)
 
     # Only a committed key may be cached: a key row rolled back with its transaction must never be
-    # used again, or values sealed with it could not be opened.
-    transaction.on_commit(remember)
+    # used again, or values sealed with it could not be opened. Committed in the key store's database,
+    # that is: outside a transaction there (the usual case: the key store commits on its own) the key is
+    # cached at once, not after the content transaction that asked for it — which would leave every
+    # seal of a 50-event append to read the key row again.
+    transaction.on_commit(remember, using=KEYS_DB)
     return key_id, key
 
 
@@ -108,7 +111,7 @@ def data_key_by_id(key_id: int) -> bytes | None:
         with _cache_lock:
             _by_id[key_id] = (now, key)
 
-    transaction.on_commit(remember)
+    transaction.on_commit(remember, using=KEYS_DB)
     return key
 
 
