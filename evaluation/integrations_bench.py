@@ -64,7 +64,7 @@ class BenchTarget:
 
 
 @contextmanager
-def served(*, wsgi: bool = False, startup_timeout: float = 120.0) -> Iterator[str]:
+def served(*, wsgi: bool = False, startup_timeout: float = 300.0) -> Iterator[str]:
     """config.asgi under uvicorn (or, with ``wsgi``, config.wsgi under gunicorn, one process of 8 threads),
     in a subprocess on a free port, until the block ends."""
     with socket.socket() as probe:

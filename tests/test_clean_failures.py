@@ -57,7 +57,7 @@ def _free_port() -> int:
 def _serve(env: dict[str, str], port: int) -> subprocess.Popen:
     argv = [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1"]
     proc = subprocess.Popen(argv, cwd=settings.BASE_DIR, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 300
     try:
         while time.monotonic() < deadline:
             try:
