@@ -1,4 +1,4 @@
-"""The answers to a write, a memory, a context read and the sessions operations, for REST and MCP alike
+"""The answers to a write, a memory, a context read, the sessions operations and handoffs, for REST and MCP alike
 (tests/mcpserver/test_mcp_tools.py calls both surfaces and compares the answers)."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from conversations.selectors.context import Projection
 from conversations.selectors.events import StoredEvent
 from conversations.services.events import Appended
 from conversations.state import loads
+from handoffs.services import HandoffContext
 from memories.models import Memory
 from memories.read.context import ContextResult
 from memories.services.write import WriteResult
@@ -217,6 +218,34 @@ def projection_out(projection: Projection) -> dict[str, Any]:
 
 def task_out(values: dict[str, Any], *, task_id: str, session_id: object, at_event_id: object) -> dict[str, Any]:
     return {**values, "task_id": task_id, "session_id": str(session_id), "at_event_id": _str(at_event_id)}
+
+
+def handoff_out(context: HandoffContext) -> dict[str, Any]:
+    """A handoff as its receiving agent reads it (POST /api/v1/handoffs answers the same to its sender)."""
+    handoff = context.handoff
+    return {
+        "id": str(handoff.pk),
+        "session_id": str(handoff.session_id),
+        "task_id": handoff.task_id,
+        "user_id": handoff.user_id,
+        "from_agent": handoff.from_agent.name,
+        "to_agent": handoff.to_agent.name,
+        "created_at": _when(handoff.created_at),
+        "task_state": context.task_state,
+        "memories": [
+            {
+                "id": str(memory.id),
+                "type": memory.type,
+                "level": memory.level,
+                "content": memory.content,
+                "source_type": memory.source_type,
+                "confidence": memory.confidence,
+                "sensitivity": memory.sensitivity,
+                "updated_at": _when(memory.updated_at),
+            }
+            for memory in context.memories
+        ],
+    }
 
 
 def _str(value: object) -> str | None:

@@ -93,13 +93,13 @@ SCOPE_TABLE: tuple[ScopeGrant, ...] = (
             "PUT /api/v1/tasks/{task_id}",
             "POST /api/v1/handoffs",
         ),
-        ("session_start", "session_append", "task_state_update"),
+        ("session_start", "session_append", "task_state_update", "handoff_create"),
     ),
     ScopeGrant(
         AgentScope.HANDOFFS_READ,
         _("Receive handoffs: the task state and memories another agent handed to this key, and nothing else"),
         ("GET /api/v1/handoffs/{id}",),
-        (),
+        ("handoff_get",),
     ),
 )
 

@@ -9,7 +9,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ListToolsResult, PaginatedRequestParams
 
 from governance.scopes import scope_for_tool
-from mcpserver import tools_memory, tools_openmemory, tools_sessions
+from mcpserver import tools_handoffs, tools_memory, tools_openmemory, tools_sessions
 from mcpserver.calls import Binding, agent_for, binding_for, in_thread
 
 INSTRUCTIONS = """memgov governs what you remember about people. Before you answer, call memory_context for the
@@ -17,7 +17,8 @@ person and insert its `rendered` block. When they tell you something worth keepi
 honestly where it came from; memgov decides (save, ask_confirmation or reject) and tells you why. Never put
 secrets, passwords or id numbers in a memory: they are refused. When they ask you to forget something, call
 memory_forget. Record the conversation with session_start and session_append; session_context gives the
-history for your next model call, task_state_get / task_state_update a task's structured state."""
+history for your next model call, task_state_get / task_state_update a task's structured state; handoff_create
+hands a task to another agent, which reads it with handoff_get."""
 
 
 class GovernedMCPServer(MCPServer):
@@ -44,4 +45,5 @@ def build_server(*, fallback: Binding | None = None) -> GovernedMCPServer:
     tools_memory.register(server, fallback)
     tools_openmemory.register(server, fallback)
     tools_sessions.register(server, fallback)
+    tools_handoffs.register(server, fallback)
     return server

@@ -30,6 +30,9 @@ from memories.models import Memory
 from memories.services.records import NewMemory, memory_create
 from tests.pg_roles import as_owner, switch_to_owner, switch_to_service_role
 
+# Fixtures shared by test directories, each in a module of its own.
+pytest_plugins = ["tests.handoff_world"]
+
 PASSWORD = "test-password-1"
 
 # Hypothesis (under the API fuzz test) caches what it learns; keep that out of the work tree.

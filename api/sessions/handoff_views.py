@@ -9,10 +9,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from answers.shapes import handoff_out
 from api.sessions.serializers import ident
 from conversations.access import session_for_caller
 from handoffs.selectors import handoff_for_receiver
-from handoffs.services import HandoffContext, handoff_create, handoff_receive
+from handoffs.services import handoff_create, handoff_receive
 from memories.access import caller_for
 
 
@@ -34,6 +35,8 @@ class HandoffMemoryOut(serializers.Serializer):
 
 
 class HandoffOut(serializers.Serializer):
+    """The answer's schema; answers/shapes.py handoff_out builds it (for MCP too)."""
+
     id = serializers.UUIDField()
     session_id = serializers.UUIDField()
     task_id = serializers.CharField()
@@ -47,23 +50,6 @@ class HandoffOut(serializers.Serializer):
         help_text="the task's state and tool-result references, confirmed preferences and approved rules of the "
         "subject; never the history, unconfirmed inferences, high-sensitivity text or another subject's data",
     )
-
-
-def handoff_data(context: HandoffContext) -> dict:
-    handoff = context.handoff
-    return HandoffOut(
-        {
-            "id": handoff.pk,
-            "session_id": handoff.session_id,
-            "task_id": handoff.task_id,
-            "user_id": handoff.user_id,
-            "from_agent": handoff.from_agent.name,
-            "to_agent": handoff.to_agent.name,
-            "created_at": handoff.created_at,
-            "task_state": context.task_state,
-            "memories": [m._asdict() for m in context.memories],
-        }
-    ).data
 
 
 class HandoffCreateApi(APIView):
@@ -83,7 +69,7 @@ class HandoffCreateApi(APIView):
         values = data.validated_data
         session = session_for_caller(caller, values["session_id"])
         context = handoff_create(caller=caller, session=session, task_id=values["task_id"], to_agent=values["to_agent"])
-        return Response(handoff_data(context), status=status.HTTP_201_CREATED)
+        return Response(handoff_out(context), status=status.HTTP_201_CREATED)
 
 
 class HandoffDetailApi(APIView):
@@ -98,4 +84,4 @@ class HandoffDetailApi(APIView):
         handoff = handoff_for_receiver(caller=caller, handoff_id=handoff_id)
         if handoff is None:
             raise Http404
-        return Response(handoff_data(handoff_receive(caller=caller, handoff=handoff)))
+        return Response(handoff_out(handoff_receive(caller=caller, handoff=handoff)))

@@ -23,6 +23,8 @@ TOOLS = {
     "delete_all_memories",
     "memory_used",
     "session_start",
+    "handoff_create",
+    "handoff_get",
     "session_append",
     "session_context",
     "task_state_get",
