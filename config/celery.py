@@ -35,6 +35,7 @@ LIFECYCLE_EVERY_DEFAULTS = {
     "purge": 3600,
     "unused": 6 * 3600,
     "reembed": 300,
+    "reindex": 3600,
     "sessions_purge": 3600,
 }
 

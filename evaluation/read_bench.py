@@ -1,9 +1,10 @@
 """Seeding and timing for ``manage.py bench_read``: the read path at scale, beside LangGraph's SqliteStore.
 
 Rows are made the way the service makes them — each subject's content sealed with that subject's data
-key (``data_key_for``, AES-GCM ``seal`` with the row's associated data), a keyed fingerprint — but
-inserted with ``executemany`` in batches (Django's field preparation, no model instances), without
-versions or audit rows, so a million rows seed in minutes instead of hours. The same records
+key (``data_key_for``, AES-GCM ``seal`` with the row's associated data), a keyed fingerprint and the
+comparison index's tags (``memories.aspect_index``) — but inserted with ``executemany`` in batches
+(Django's field preparation, no model instances), without versions or audit rows, so a million rows
+seed in minutes instead of hours. The same records
 (plaintext, same ids) go into a LangGraph ``SqliteStore`` under the namespace ``(tenant, user_id)``, so
 both sides answer for the same subject over the same data.
 """
@@ -16,9 +17,10 @@ import math
 import random
 import time
 import timeit
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import lru_cache
 from typing import Any
 
 from django.db import connection, transaction
@@ -26,10 +28,12 @@ from django.utils import timezone
 
 from dbkit.ids import new_id
 from governance.models import AgentClient, Membership, Project, Tenant
+from governance.pipeline.lexicons.conflict import AspectValues
 from governance.pipeline.normalize import normalize_content
 from governance.services.projects import project_create, project_member_add
 from governance.services.tenancy import agent_key_create, membership_set, tenant_create, user_create
 from governance.vocabulary import Level, MemoryType, SourceType, Status
+from memories import aspect_index
 from memories.models import Confirmation, Memory, MemoryEmbedding, MemoryVersion
 from vault.datakeys import data_key_for, fingerprint_key
 from vault.envelope import associated_data, seal
@@ -114,6 +118,11 @@ def _fingerprint(key: bytes, content: str) -> str:
     return hmac.new(key, normalize_content(content).encode("utf-8"), hashlib.sha256).hexdigest()
 
 
+@lru_cache(maxsize=4096)
+def _parsed(content: str) -> Mapping[str, AspectValues]:
+    return aspect_index.parsed(content)  # bench texts repeat: each parsed once
+
+
 def _values(
     tenant: Tenant,
     *,
@@ -129,12 +138,14 @@ def _values(
     aad = associated_data(
         model=Memory._meta.label_lower, tenant_id=tenant.pk, record_id=str(memory_id), field="content"
     )
+    fingerprint_hex = _fingerprint(fingerprint, content)
     return {
         "id": memory_id,
         "tenant_id": tenant.pk,
         "user_id": user_id,
         "content": seal(content, key_id=key[0], key=key[1], aad=aad),
-        "fingerprint": _fingerprint(fingerprint, content),
+        "fingerprint": fingerprint_hex,
+        **aspect_index.index_fields(tenant_id=tenant.pk, fingerprint=fingerprint_hex, found=_parsed(content)),
         "confidence": round(rng.uniform(0.5, 1.0), 2),
         "created_by": "bench",
         "created_at": now,

@@ -88,6 +88,10 @@ class Memory(models.Model):
     type = models.CharField(max_length=32, choices=_choices(MemoryType))
     content = EncryptedTextField()
     fingerprint = models.CharField(max_length=64)
+    # The comparison index (memories/aspect_index.py): which parser and text the tags describe, and
+    # keyed tags of what the text says about its aspects. Empty: not indexed, parsed when compared.
+    aspect_key = models.CharField(max_length=32, blank=True, default="")
+    aspect_tags = models.TextField(blank=True, default="")
     source_type = models.CharField(max_length=32, choices=_choices(SourceType))
     source_message_id = models.CharField(max_length=128, blank=True)
     confidence = models.FloatField(default=1.0)

@@ -54,3 +54,8 @@ def lifecycle_consolidate(tenant_id: int | None = None, batch_size: int = DEFAUL
 @shared_task(name="memgov.lifecycle.reembed", **RETRY)
 def lifecycle_reembed(tenant_id: int | None = None, batch_size: int = DEFAULT_BATCH_SIZE) -> dict:
     return lifecycle_job_run("reembed", tenant_id=tenant_id, batch_size=batch_size)
+
+
+@shared_task(name="memgov.lifecycle.reindex", **RETRY)
+def lifecycle_reindex(tenant_id: int | None = None, batch_size: int = DEFAULT_BATCH_SIZE) -> dict:
+    return lifecycle_job_run("reindex", tenant_id=tenant_id, batch_size=batch_size)

@@ -8,6 +8,7 @@ tuples: building the same queries through the ORM cost several times what the da
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -18,6 +19,7 @@ from governance.models import Membership, PolicyVersion
 from governance.pipeline.base import ExistingMemory, PolicySnapshot, Scope
 from governance.policy import default_policy_document, snapshot_from_document, snapshot_from_text
 from governance.vocabulary import Level, MemoryType, SourceType, Status
+from memories import aspect_index
 from memories.models import AgentAccess, Memory, SessionOptOut, Subject
 from vault.fields import decrypt_column
 
@@ -84,10 +86,19 @@ def write_facts(
     )
 
 
-def existing_in_scope(*, tenant_id: int, scope: Scope, now: datetime) -> tuple[ExistingMemory, ...]:
-    """The active, unexpired memories of exactly this scope, newest first; each decrypts on first use."""
+def existing_in_scope(
+    *, tenant_id: int, scope: Scope, now: datetime, fingerprint: str, aspect_names: Iterable[str]
+) -> tuple[ExistingMemory, ...]:
+    """The active, unexpired memories of exactly this scope that a candidate with this fingerprint and
+    these aspects could duplicate or contradict, newest first (memories/aspect_index.py).
+
+    The comparison index leaves out the rows that share neither: an indexed row comes back with its
+    aspects read from its tags; a row not indexed for its current text comes back to be parsed, its
+    text decrypted on first use.
+    """
     sql = (
-        f"SELECT id, type, content, fingerprint, source_type, confidence, version FROM {_table(Memory)}"  # noqa: S608
+        f"SELECT id, type, content, fingerprint, source_type, confidence, version, aspect_key, aspect_tags"  # noqa: S608
+        f" FROM {_table(Memory)}"
         " WHERE tenant_id = %s AND user_id = %s AND level = %s AND status = %s"
         " AND (expires_at IS NULL OR expires_at > %s)"
     )
@@ -102,25 +113,33 @@ def existing_in_scope(*, tenant_id: int, scope: Scope, now: datetime) -> tuple[E
     if column:
         sql += f" AND {connection.ops.quote_name(column)} = %s"
         params.append(getattr(scope, column))
-    sql += " ORDER BY updated_at DESC LIMIT %s"
+    tags = aspect_index.name_tags(tenant_id=tenant_id, names=aspect_names)
+    sql += " AND (fingerprint = %s OR aspect_key <> (CAST(%s AS TEXT) || SUBSTR(fingerprint, 1, %s))"
+    params += [fingerprint, aspect_index.key_prefix(), aspect_index.KEY_FINGERPRINT_HEX]
+    for tag in tags:
+        sql += " OR aspect_tags LIKE %s"
+        params.append(f"% {tag} %")
+    sql += ") ORDER BY updated_at DESC LIMIT %s"
     params.append(EXISTING_LIMIT)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     found = []
-    for memory_id, type_name, blob, fingerprint, source_type, confidence, version in rows:
+    for memory_id, type_name, blob, row_fingerprint, source_type, confidence, version, key, row_tags in rows:
         record_id = str(uuid.UUID(str(memory_id)))
         opener = partial(decrypt_column, Memory, "content", tenant_id=tenant_id, record_id=record_id, blob=bytes(blob))
+        indexed = key == aspect_index.aspect_key(row_fingerprint)
         found.append(
             ExistingMemory(
                 id=record_id,
                 type=MemoryType(type_name),
                 load_content=opener,
-                fingerprint=fingerprint,
+                fingerprint=row_fingerprint,
                 source_type=SourceType(source_type),
                 confidence=confidence,
                 scope=scope,
                 version=version,
+                aspects=aspect_index.decode(tenant_id=tenant_id, tags=row_tags) if indexed else None,
             )
         )
     return tuple(found)

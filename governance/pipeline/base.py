@@ -88,6 +88,9 @@ class ExistingMemory:
     scope: Scope
     load_content: Callable[[], str] = field(repr=False, compare=False)
     version: int = 1  # (id, version) names one immutable text
+    # What its text says about each aspect, when the caller kept it with the row (the comparison
+    # index): then the contradiction check needn't open or parse the text.
+    aspects: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
 
     @cached_property
     def content(self) -> str:

@@ -1,8 +1,10 @@
 """Stage 7 — rule 12: refine a provisional save/ask_confirmation against active memories.
 
-``ctx.existing`` holds the active memories of the same subject, decrypted by the caller;
-fingerprints are the keyed HMAC of :func:`normalize.normalize_content`. Only those in the same scope
-(level and its owner: the same user, project, team, session or task) are compared.
+``ctx.existing`` holds the active memories of the same subject that the candidate could duplicate or
+contradict (the caller may leave out those that share neither its fingerprint nor any of its aspects:
+they can be neither); fingerprints are the keyed HMAC of :func:`normalize.normalize_content`. Only
+those in the same scope (level and its owner: the same user, project, team, session or task) are
+compared.
 
 - The same fingerprint → ``save`` with ``duplicate_of`` (reason ``duplicate``), even when the
   provisional decision was to ask: the person already has this memory; no second row.
@@ -90,6 +92,8 @@ _aspect_lock = Lock()
 
 
 def _aspects_of(memory: ExistingMemory) -> Mapping[str, AspectValues]:
+    if memory.aspects is not None:
+        return memory.aspects
     key = (memory.id, memory.version, memory.fingerprint)
     with _aspect_lock:
         found = _aspect_cache.get(key)

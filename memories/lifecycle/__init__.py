@@ -24,14 +24,15 @@ def periodic_jobs() -> dict[str, JobRun]:
     """The jobs the beat schedule runs, by name, in the order ``run_lifecycle`` runs them all.
 
     Invalidate before unused/expire (a lost grant is the most urgent), purge after them (it only ever
-    removes what an earlier step or a person deleted long ago), re-embedding last (it only improves
-    ranking).
+    removes what an earlier step or a person deleted long ago), re-embedding and re-indexing last (they only
+    make reads and writes cheaper or better ranked).
     """
     from memories.lifecycle.consolidate import consolidate_run
     from memories.lifecycle.expire import expire_run
     from memories.lifecycle.invalidate import invalidate_run
     from memories.lifecycle.purge import purge_run
     from memories.lifecycle.reembed import reembed_run
+    from memories.lifecycle.reindex import reindex_run
     from memories.lifecycle.unused import unused_run
 
     return {
@@ -41,6 +42,7 @@ def periodic_jobs() -> dict[str, JobRun]:
         "consolidate": consolidate_run,
         "purge": purge_run,
         "reembed": reembed_run,
+        "reindex": reindex_run,
     }
 
 

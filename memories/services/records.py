@@ -6,7 +6,7 @@ transaction, so a change and its record in the log land together or not at all.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -18,7 +18,9 @@ from audit.services import audit_record
 from dbkit.rows import insert_rows
 from governance.models import AgentClient
 from governance.pipeline.base import Scope
+from governance.pipeline.lexicons.conflict import AspectValues
 from governance.vocabulary import Status
+from memories import aspect_index
 from memories.fingerprints import content_fingerprint
 from memories.models import Memory, MemoryVersion, Subject
 from memories.selectors import first_version
@@ -50,6 +52,7 @@ class NewMemory:
     policy_version: int = 0
     conflict_with: str | None = None
     fingerprint: str = ""  # content_fingerprint of content, when the caller has it already
+    aspects: Mapping[str, AspectValues] | None = None  # what content says of its aspects, if parsed already
 
 
 def touch_subject(*, tenant_id: int, user_id: str) -> None:
@@ -113,6 +116,7 @@ def memory_create(
     same transaction.
     """
     scope = new.scope
+    fingerprint = new.fingerprint or content_fingerprint(tenant_id=tenant_id, content=new.content)
     memory = Memory(
         tenant_id=tenant_id,
         level=scope.level,
@@ -122,7 +126,8 @@ def memory_create(
         session_id=scope.session_id,
         task_id=scope.task_id,
         type=new.type,
-        fingerprint=new.fingerprint or content_fingerprint(tenant_id=tenant_id, content=new.content),
+        fingerprint=fingerprint,
+        **_index(tenant_id=tenant_id, fingerprint=fingerprint, content=new.content, found=new.aspects),
         source_type=new.source_type,
         source_message_id=new.source_message_id,
         confidence=new.confidence,
@@ -146,6 +151,15 @@ def memory_create(
         event = Event.MEMORY_WRITE_APPROVED if new.status == Status.ACTIVE else Event.MEMORY_WRITE_REQUESTED
         _audit_memory(memory, event=event, actor=actor, policy_version=new.policy_version)
     return memory
+
+
+def _index(
+    *, tenant_id: int, fingerprint: str, content: str, found: Mapping[str, AspectValues] | None
+) -> dict[str, str]:
+    """The comparison index's columns for this text (memories/aspect_index.py)."""
+    if found is None:
+        found = aspect_index.parsed(content)
+    return aspect_index.index_fields(tenant_id=tenant_id, fingerprint=fingerprint, found=found)
 
 
 def _keep_first_version(memory: Memory) -> None:
@@ -173,6 +187,7 @@ def memory_update(
     memory: Memory,
     actor: str,
     content: str | None = None,
+    aspects: Mapping[str, AspectValues] | None = None,
     type: str | None = None,
     sensitivity: str | None = None,
     expires_at: datetime | None = None,
@@ -181,6 +196,7 @@ def memory_update(
 ) -> Memory:
     """Change a memory's content or type: a new version, the earlier ones kept for history.
 
+    ``aspects``: what the new content says of its aspects, when the caller parsed it already.
     ``expires_at`` can only bring the expiry forward (see ``memories.services.edits``)."""
     memory = _lock(memory)
     if memory.status not in MUTABLE_STATUSES:
@@ -190,7 +206,9 @@ def memory_update(
     if content is not None:
         memory.content = content
         memory.fingerprint = content_fingerprint(tenant_id=memory.tenant_id, content=content)
-        fields += ["content", "fingerprint"]
+        index = _index(tenant_id=memory.tenant_id, fingerprint=memory.fingerprint, content=content, found=aspects)
+        memory.aspect_key, memory.aspect_tags = index["aspect_key"], index["aspect_tags"]
+        fields += ["content", "fingerprint", "aspect_key", "aspect_tags"]
         memory_embed_inline(memory=memory, content=content)
     if type is not None:
         memory.type = type

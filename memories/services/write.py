@@ -18,7 +18,6 @@ from audit.services import audit_append, audit_fields
 from governance.models import AgentClient, Membership, TeamMembership
 from governance.pipeline import run_pipeline
 from governance.pipeline.base import Actor, Candidate, Decision, InvalidCandidate, Scope, WriteContext
-from governance.pipeline.dedup import remember_aspects
 from governance.vocabulary import DecisionKind, Level, MemoryType, Role, Status
 from memories.fingerprints import content_fingerprint
 from memories.models import Confirmation, Memory
@@ -100,13 +99,16 @@ def memory_write(
     elif facts.agent_blocked:  # an actor handed in can't lift the person's switch
         actor = replace(actor, agent_blocked=True)
     now = timezone.now()
+    fingerprint = content_fingerprint(tenant_id=tenant_id, content=candidate.content)
     ctx = WriteContext(
         candidate=candidate,
         actor=actor,
         policy=facts.policy,
         now=now,
-        fingerprint=content_fingerprint(tenant_id=tenant_id, content=candidate.content),
-        existing=existing_in_scope(tenant_id=tenant_id, scope=scope, now=now),
+        fingerprint=fingerprint,
+        existing=existing_in_scope(
+            tenant_id=tenant_id, scope=scope, now=now, fingerprint=fingerprint, aspect_names=candidate.aspects.keys()
+        ),
     )
     decision = run_pipeline(ctx)
     if decision.kind != DecisionKind.REJECT:
@@ -195,14 +197,6 @@ def _carry_out(
         fingerprint=fingerprint,
     )
     memory_id = result.memory.pk if result.memory else None
-    if result.memory is not None and not decision.duplicate_of:
-        # What the new text says is known already: the next write of this scope needn't open it.
-        remember_aspects(
-            memory_id=str(result.memory.pk),
-            version=result.memory.version,
-            fingerprint=result.memory.fingerprint,
-            found=candidate.aspects,
-        )
     events.append(_decision_event(event=Event.MEMORY_WRITE_REQUESTED, memory_id=memory_id, **common))
     if decision.kind == DecisionKind.REJECT:
         events.append(_decision_event(event=Event.MEMORY_WRITE_REJECTED, **common))
@@ -247,6 +241,7 @@ def _store(
             memory=old,
             actor=actor_label,
             content=candidate.content,
+            aspects=candidate.aspects,
             sensitivity=decision.sensitivity,
             change="superseded",
         )
@@ -275,6 +270,7 @@ def _store(
             policy_version=decision.policy_version,
             conflict_with=decision.conflict_with,
             fingerprint=fingerprint,
+            aspects=candidate.aspects,
         ),
         actor=actor_label,
         agent=agent,

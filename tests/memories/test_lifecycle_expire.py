@@ -185,6 +185,7 @@ def test_run_lifecycle_without_a_job_runs_every_periodic_job(world, capsys):
         "consolidate",
         "purge",
         "reembed",
+        "reindex",
         "sessions_purge",
     ]
 

@@ -155,15 +155,18 @@ def test_after_a_purge_no_trace_of_the_content_is_left_in_the_database_file(worl
         cursor.execute("PRAGMA secure_delete = OFF")
     canary = f"purge-canary-{uuid.uuid4().hex}"
     with time_machine.travel(T0, tick=False):
-        memory = _deleted_memory(world.demo, canary, edits=2)
+        # Words that name aspects, so the row carries comparison tags too.
+        memory = _deleted_memory(world.demo, f"{canary}: answers in English, short", edits=2)
     hex_id = memory.pk.hex
     ciphertexts = _raw_column("memories_memory", "content", "id", hex_id)
     ciphertexts += _raw_column("memories_memoryversion", "content", "memory_id", hex_id)
     ciphertexts += _raw_column("memories_memoryversion", "change_reason", "memory_id", hex_id)
-    fingerprint = Memory.objects.get(pk=memory.pk).fingerprint.encode()
+    stored = Memory.objects.get(pk=memory.pk)
+    fingerprint, tags = stored.fingerprint.encode(), stored.aspect_tags.split()
     assert len(ciphertexts) == 1 + 3 + 2
+    assert len(tags) >= 4  # two aspects, a value each
     # Fragments of each stored value: a search that can fail. Before the purge, they are all there.
-    needles = [blob[-24:] for blob in ciphertexts] + [fingerprint]
+    needles = [blob[-24:] for blob in ciphertexts] + [fingerprint] + [tag.encode() for tag in tags]
     data = _database_bytes()
     assert all(needle in data for needle in needles)
     assert canary.encode() not in data  # encrypted at rest, never stored in clear

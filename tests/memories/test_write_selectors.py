@@ -9,6 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from governance.pipeline import dedup
 from governance.pipeline.base import Scope
 from governance.policy import default_policy_document
 from governance.services.policy import policy_version_create
@@ -63,18 +64,23 @@ def test_existing_holds_only_live_memories_of_exactly_this_scope(world, make_mem
     Memory.objects.filter(pk=expired.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
 
     now = timezone.now()
-    user_scope = existing_in_scope(tenant_id=world.demo.pk, scope=Scope(Level.USER, user_id="alice"), now=now)
+    Memory.objects.update(aspect_key="")  # not indexed: every row of the scope could be comparable
+
+    def scope_of(tenant, scope):
+        return existing_in_scope(tenant_id=tenant.pk, scope=scope, now=now, fingerprint="", aspect_names=())
+
+    user_scope = scope_of(world.demo, Scope(Level.USER, user_id="alice"))
     assert [(m.id, m.content) for m in user_scope] == [(str(mine.pk), "Alice likes tables")]
     assert user_scope[0].fingerprint == mine.fingerprint
-    p1 = existing_in_scope(tenant_id=world.demo.pk, scope=Scope(Level.PROJECT, user_id="alice", project="p1"), now=now)
+    p1 = scope_of(world.demo, Scope(Level.PROJECT, user_id="alice", project="p1"))
     assert [m.id for m in p1] == [str(project.pk)]
-    acme = existing_in_scope(tenant_id=world.acme.pk, scope=Scope(Level.USER, user_id="alice"), now=now)
+    acme = scope_of(world.acme, Scope(Level.USER, user_id="alice"))
     assert [m.content for m in acme] == ["Acme alice likes tables"]
 
 
 def test_a_write_compares_with_the_memory_written_before_it_without_opening_it(world, monkeypatch):
-    # The first write leaves what its text says in dedup's cache; the next write of the scope finds
-    # the contradiction without decrypting the stored memory.
+    # The first write keeps what its text says in the row's comparison index; the next write of the
+    # scope finds the contradiction without decrypting the stored memory, in a fresh process too.
     import memories.write_selectors as selectors
     from governance.pipeline.base import Candidate
     from governance.vocabulary import SourceType
@@ -99,6 +105,7 @@ def test_a_write_compares_with_the_memory_written_before_it_without_opening_it(w
         raise AssertionError("the write opened a stored memory it had parsed when writing it")
 
     monkeypatch.setattr(selectors, "decrypt_column", refuse)
+    dedup._aspect_cache.clear()  # what a restarted worker has
     second = write("I prefer long, detailed answers.")
     assert second.decision.conflict_with == str(first.memory.pk)
 
@@ -108,7 +115,13 @@ def test_the_scope_read_is_served_by_the_subject_index(world):
     if connection.vendor != "sqlite":
         pytest.skip("reads SQLite's query plan")
     with CaptureQueriesContext(connection) as queries:
-        existing_in_scope(tenant_id=world.demo.pk, scope=Scope(Level.USER, user_id="alice"), now=timezone.now())
+        existing_in_scope(
+            tenant_id=world.demo.pk,
+            scope=Scope(Level.USER, user_id="alice"),
+            now=timezone.now(),
+            fingerprint="0" * 64,
+            aspect_names=("answer_length", "format"),
+        )
     with connection.cursor() as cursor:
         cursor.execute("EXPLAIN QUERY PLAN " + queries[0]["sql"])
         plan = " ".join(str(row[-1]) for row in cursor.fetchall())

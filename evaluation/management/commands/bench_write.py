@@ -18,7 +18,7 @@ from audit.services import audit_append, audit_fields, audit_record
 from evaluation.read_bench import python_speed
 from evaluation.scope_bench import SCOPE_SIZES, parse_sizes, scope_table, scope_writes
 from governance.pipeline import run_pipeline
-from governance.pipeline.base import Candidate, Scope, WriteContext
+from governance.pipeline.base import Candidate, ExistingMemory, Scope, WriteContext
 from governance.recognizers import detect_sensitivity
 from governance.services.tenancy import agent_key_create, tenant_create
 from governance.vocabulary import Level, MemoryType, SourceType
@@ -183,11 +183,20 @@ class Command(BaseCommand):
                     [audit_fields(tenant_id=tenant.pk, event=e, actor="bench", memory_id=memory.pk) for e in events]
                 )
 
+        def _existing(c: Candidate) -> tuple[ExistingMemory, ...]:
+            return existing_in_scope(
+                tenant_id=tenant.pk,
+                scope=c.scope,
+                now=timezone.now(),
+                fingerprint=content_fingerprint(tenant_id=tenant.pk, content=c.content),
+                aspect_names=c.aspects.keys(),
+            )
+
         def read_what_it_needs(i: int) -> None:
             """The two statements a write runs before deciding: policy, role and consent; its scope's memories."""
             c = candidate(i)
             write_facts(tenant_id=tenant.pk, person=c.scope.user_id, subject=c.scope.user_id, session_id="")
-            existing_in_scope(tenant_id=tenant.pk, scope=c.scope, now=timezone.now())
+            _existing(c)
 
         deciding: list[float] = []  # run_pipeline alone; decide() times it, without the statements before
 
@@ -195,7 +204,7 @@ class Command(BaseCommand):
             """The pipeline alone (classification … TTL) on what those statements returned: no database."""
             c = candidate(i)
             facts = write_facts(tenant_id=tenant.pk, person=c.scope.user_id, subject=c.scope.user_id, session_id="")
-            existing = existing_in_scope(tenant_id=tenant.pk, scope=c.scope, now=timezone.now())
+            existing = _existing(c)
             started = time.perf_counter()
             run_pipeline(
                 WriteContext(

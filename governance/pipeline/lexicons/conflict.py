@@ -221,6 +221,13 @@ class AspectValues:
     negated: frozenset[str]
 
 
+# Every (aspect, value) :func:`aspects` can report: a finite vocabulary, so what a text says about its
+# aspects can be kept as keyed tags and read back (memories/aspect_index.py).
+VOCABULARY: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
+    (aspect.name, tuple(value for value, _ in aspect.values)) for aspect in _ASPECTS
+)
+
+
 def aspects(text: str) -> dict[str, AspectValues]:
     """Each aspect ``text`` names, with the values it asserts and the values it negates."""
     found: dict[str, tuple[set[str], set[str]]] = {}
