@@ -29,7 +29,6 @@ from governance.pipeline.lexicons.intent import (
 )
 from governance.pipeline.lexicons.override import find_policy_override
 from governance.pipeline.reasons import ReasonCode
-from governance.pipeline.screen import readings
 from governance.vocabulary import (
     LONG_TERM_LEVELS,
     RULE_TYPES,
@@ -55,7 +54,7 @@ class GuardStage:
         level = candidate.scope.level
         memory_type = ctx.type or candidate.type
 
-        views = readings(candidate.content)
+        views = candidate.readings
         override = next(filter(None, map(find_policy_override, views)), None)
         override = override or next(filter(None, map(injection_intent, views)), None)
         if override is None and candidate.source_type in UNTRUSTED_SOURCES and _carries_instructions(candidate):
@@ -119,9 +118,10 @@ class GuardStage:
 def _carries_instructions(candidate: Candidate) -> bool:
     """Untrusted content that speaks to the AI reading it, asks to be remembered, or gives the
     assistant a standing order: an injection, whatever it asks (§13.1). A tool result is data; it
-    never instructs. (A bare imperative — "click here", "run 4471 passed" — is not enough.)"""
-    text = candidate.screened
-    return addressed_to_ai(text) or instructs_assistant(text)
+    never instructs. (A bare imperative — "click here", "run 4471 passed" — is not enough.) Read as
+    screened and, when it holds encoded spans, decoded; not as leetspeak (digits in data are data)."""
+    texts = (candidate.screened, candidate.decoded) if candidate.decoded else (candidate.screened,)
+    return any(addressed_to_ai(text) or instructs_assistant(text) for text in texts)
 
 
 def _shared(scope: Scope) -> bool:
