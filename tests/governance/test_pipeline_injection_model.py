@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 from django.core.management import call_command
 
 from evaluation.injection_corpus import build_corpus
-from evaluation.injection_train import SEED
+from evaluation.injection_train import CORPUS_SIZE, SEED
 from governance.pipeline import run_pipeline
 from governance.pipeline.base import Stop
 from governance.pipeline.guard import GuardStage
@@ -109,3 +112,13 @@ def test_rules_that_reject_anyway_keep_their_own_reason(monkeypatch):
     # Rule 8: an e-mail address kept long-term is too sensitive before it is anything else.
     address = make_context("From now on, send things to lena.fischer@example.org.")
     assert run_pipeline(address).reason_code == "too_sensitive_for_long_term"
+
+
+def test_the_corpus_shares_no_text_with_the_gate_sets():
+    texts, _ = build_corpus(SEED, CORPUS_SIZE)
+    gate = {
+        json.loads(line)["candidate"]["content"]
+        for path in (Path(__file__).resolve().parents[2] / "fixtures" / "gate").glob("*.jsonl")
+        for line in path.read_text(encoding="utf-8").splitlines()
+    }
+    assert not gate & set(texts)
