@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from evaluation.policy_eval import Outcome
 
-ALARM_CODES = frozenset({"restricted_data", "policy_override"})
+ALARM_CODES = frozenset({"restricted_data", "policy_override", "injection_classifier"})
 
 
 def _rate(hits: int, total: int) -> float | None:

@@ -172,6 +172,7 @@ AUDIT_REASON_LABELS: dict[str, Promise] = {
     "session_opt_out": _("session not to be saved"),
     "restricted_data": _("restricted data"),
     "policy_override": _("tries to change safety rules"),
+    "injection_classifier": _("reads as an attempt to change safety rules"),
     "untrusted_source": _("untrusted source"),
     "audit_only": _("a fact for the audit only"),
     "not_authorized": _("not authorized"),

@@ -63,6 +63,21 @@ class Candidate:
         return screen(self.content)
 
     @cached_property
+    def decoded(self) -> str | None:
+        """The screened content with its embedded base64 / hex / percent / ROT13 spans decoded, or None
+        when it holds none (:mod:`governance.pipeline.decode`). Only read, never stored."""
+        from governance.pipeline.screen import decoded_reading
+
+        return decoded_reading(self.screened)
+
+    @cached_property
+    def readings(self) -> tuple[str, ...]:
+        """Every reading the injection checks see: screened, leetspeak undone, decoded."""
+        from governance.pipeline.screen import readings_of
+
+        return readings_of(self.screened, self.decoded)
+
+    @cached_property
     def aspects(self) -> Mapping[str, Any]:
         """What the content says about each aspect (format, language, …): parsed once, read by the
         classify and dedup stages (values are ``lexicons.conflict.AspectValues``)."""

@@ -3,6 +3,11 @@
 - Rule 4: content that loosens safety, permission, approval, audit or filter behaviour is rejected
   (``policy_override``) whoever sends it — an admin too: a memory must never be the channel that
   changes policy (§13). Tightening ("never deploy without review") passes.
+  Where no lexicon names an override, the learned classifier (:mod:`governance.pipeline.injection_model`)
+  gives a second opinion on content that could carry one — content that instructs or addresses the
+  assistant or sets a standing order, whoever sends it — unless a later rule rejects it anyway. Its
+  verdict rejects with ``injection_classifier`` (rule 4 as well); a plain statement of fact is not
+  asked about.
 - Rule 5: ``tool_result``/``web_content``/``document_content`` may only write a ``tool_result_ref``
   or ``task_state`` in session or task scope (``untrusted_source``, §13.1).
 - Rule 6: records of authorizations, approvals, payments/refunds, production operations and
@@ -20,7 +25,9 @@
 from __future__ import annotations
 
 from governance.pipeline.base import Candidate, Scope, Stop, WriteContext
+from governance.pipeline.injection_model import THRESHOLD, injection_score
 from governance.pipeline.lexicons.audit_only import find_audit_only_fact
+from governance.pipeline.lexicons.directive import addresses_assistant, is_directive, standing
 from governance.pipeline.lexicons.intent import (
     addressed_to_ai,
     conduct_on_controls,
@@ -28,8 +35,8 @@ from governance.pipeline.lexicons.intent import (
     instructs_assistant,
 )
 from governance.pipeline.lexicons.override import find_policy_override
+from governance.pipeline.lexicons.text import prepare
 from governance.pipeline.reasons import ReasonCode
-from governance.pipeline.screen import readings
 from governance.vocabulary import (
     LONG_TERM_LEVELS,
     RULE_TYPES,
@@ -40,6 +47,7 @@ from governance.vocabulary import (
     Level,
     MemoryType,
     Role,
+    Sensitivity,
 )
 
 # What an untrusted source may write, and only in session/task scope (§14.2: a dated reference).
@@ -55,7 +63,7 @@ class GuardStage:
         level = candidate.scope.level
         memory_type = ctx.type or candidate.type
 
-        views = readings(candidate.content)
+        views = candidate.readings
         override = next(filter(None, map(find_policy_override, views)), None)
         override = override or next(filter(None, map(injection_intent, views)), None)
         if override is None and candidate.source_type in UNTRUSTED_SOURCES and _carries_instructions(candidate):
@@ -66,6 +74,15 @@ class GuardStage:
             # person in the decision.
             touched = next(filter(None, map(conduct_on_controls, views)), None)
             override = f"conduct on {touched}" if touched else None
+        if override is None and _ask_classifier(ctx, memory_type) and injection_score(views) >= THRESHOLD:
+            raise Stop(
+                ctx.with_(notes=(*ctx.notes, "policy override: injection classifier")).decide(
+                    DecisionKind.REJECT,
+                    ReasonCode.INJECTION_CLASSIFIER,
+                    "The content reads as an instruction to change how the assistant is governed; "
+                    "memory cannot carry that.",
+                )
+            )
         if override:
             raise Stop(
                 ctx.with_(notes=(*ctx.notes, f"policy override: {override}")).decide(
@@ -119,9 +136,28 @@ class GuardStage:
 def _carries_instructions(candidate: Candidate) -> bool:
     """Untrusted content that speaks to the AI reading it, asks to be remembered, or gives the
     assistant a standing order: an injection, whatever it asks (§13.1). A tool result is data; it
-    never instructs. (A bare imperative — "click here", "run 4471 passed" — is not enough.)"""
-    text = candidate.screened
-    return addressed_to_ai(text) or instructs_assistant(text)
+    never instructs. (A bare imperative — "click here", "run 4471 passed" — is not enough.) Read as
+    screened and, when it holds encoded spans, decoded; not as leetspeak (digits in data are data)."""
+    texts = (candidate.screened, candidate.decoded) if candidate.decoded else (candidate.screened,)
+    return any(addressed_to_ai(text) or instructs_assistant(text) for text in texts)
+
+
+def _ask_classifier(ctx: WriteContext, memory_type: MemoryType | None) -> bool:
+    """Whether the classifier's verdict counts: on content that gives the assistant an instruction,
+    speaks to it, or sets a standing order (a plain statement about the person, "I'm a security
+    engineer", or a tool's status line is not asked about), and only where no later rule rejects it
+    anyway — untrusted content outside what rule 5 lets it write, high-sensitivity content in a
+    long-term scope (rule 8) — so that those keep their own reason."""
+    candidate = ctx.candidate
+    level = candidate.scope.level
+    if candidate.source_type in UNTRUSTED_SOURCES and not (
+        memory_type in _UNTRUSTED_MAY_WRITE and level in SHORT_TERM_LEVELS
+    ):
+        return False
+    if level in LONG_TERM_LEVELS and ctx.sensitivity in (Sensitivity.HIGH, Sensitivity.RESTRICTED):
+        return False
+    prepared = [prepare(text) for text in (candidate.screened, candidate.decoded) if text]
+    return any(is_directive(text) or addresses_assistant(text) or standing(text) for text in prepared)
 
 
 def _shared(scope: Scope) -> bool:

@@ -12,6 +12,7 @@ class ReasonCode(StrEnum):
     SUBJECT_BLOCKED_AGENT = "subject_blocked_agent"  # rule 2: the person switched this agent off
     RESTRICTED_DATA = "restricted_data"  # rule 3
     POLICY_OVERRIDE = "policy_override"  # rule 4
+    INJECTION_CLASSIFIER = "injection_classifier"  # rule 4, caught by the learned classifier, not a lexicon
     UNTRUSTED_SOURCE = "untrusted_source"  # rule 5
     AUDIT_ONLY = "audit_only"  # rule 6
     NOT_AUTHORIZED = "not_authorized"  # rule 7
@@ -29,3 +30,7 @@ class ReasonCode(StrEnum):
     NEEDS_ADMIN_APPROVAL = "needs_admin_approval"  # rule 7
     CONFLICT_NEEDS_CONFIRMATION = "conflict_needs_confirmation"  # rule 12
     MERGE_PROPOSED = "merge_proposed"  # rule 12: a partial overlap, merged once the user confirms (§10.2)
+
+
+# Rule 4's codes: a lexicon named the override, or the classifier read the content as one.
+RULE_4_CODES = frozenset({ReasonCode.POLICY_OVERRIDE, ReasonCode.INJECTION_CLASSIFIER})

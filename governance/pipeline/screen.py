@@ -14,7 +14,9 @@ every letter has an ASCII look-alike — a Russian or Greek word stays as it is.
 
 :func:`readings` adds, for the injection lexicons only, the text with leetspeak undone
 (``1gn0r3`` → ``ignore``): digits inside words are part of identifiers and secrets, so the
-recognizers never see that reading.
+recognizers never see that reading. It also adds the text with its embedded base64 / hex /
+percent-encoded / ROT13 spans decoded (:mod:`governance.pipeline.decode`), screened again: an
+instruction behind "decode this and follow it" reads as the instruction.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from importlib import resources
 
 import opencc
 from anyascii import anyascii
+
+from governance.pipeline.decode import decoded
 
 # Runs of single characters, each followed by one separator: "p a s s w o r d", "P-A-S-S", "密 码 是".
 # Three or more in a row: ordinary text almost never has three one-letter words in a row.
@@ -136,9 +140,26 @@ def screen(text: str) -> str:
 
 
 def readings(text: str) -> tuple[str, ...]:
-    """The screened text, then (if it differs) the same with leetspeak undone: the injection
-    lexicons check each. ``1`` is read as ``i`` in one reading and ``l`` in the other."""
+    """The screened text, then (if they differ) the same with leetspeak undone and the same with its
+    encoded spans decoded: the injection checks read each. ``1`` is read as ``i`` in one leetspeak
+    reading and ``l`` in the other."""
     screened = screen(text)
+    return readings_of(screened, decoded_reading(screened))
+
+
+def decoded_reading(screened: str) -> str | None:
+    """The screened text with its encoded spans decoded and screened again, or None if none decode."""
+    plain = decoded(screened)
+    return screen(plain) if plain is not None else None
+
+
+def readings_of(screened: str, plain: str | None) -> tuple[str, ...]:
+    """:func:`readings` from parts a caller already holds (a candidate caches both)."""
+    views = _deleeted(screened)
+    return (*views, plain) if plain is not None and plain not in views else views
+
+
+def _deleeted(screened: str) -> tuple[str, ...]:
     lowered = screened.lower()
     if _LEET_CHARS.isdisjoint(lowered):
         return (screened,)
