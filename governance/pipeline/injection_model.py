@@ -18,13 +18,13 @@ the guard compares it with :data:`THRESHOLD` (chosen on the dev splits only).
 from __future__ import annotations
 
 import re
-import threading
 import zlib
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 import numpy as np
+
+from governance.pipeline.static_model import l2_supercat
 
 WEIGHTS = Path(__file__).with_name("weights") / "injection_lr.npz"
 HASH_BITS = 16
@@ -35,8 +35,6 @@ NGRAMS = (2, 3, 4)
 MAX_CHARS = 2000
 _WORD = re.compile(r"[a-z0-9_']+|[\u4e00-\u9fff]")
 _SPACE = re.compile(r"\s+")
-_lock = threading.Lock()
-_embedder: Any = None
 
 
 def _bucket(token: str) -> int:
@@ -66,28 +64,9 @@ def sparse_features(text: str) -> tuple[np.ndarray, np.ndarray]:
     return index, values / np.linalg.norm(values)
 
 
-def _loaded_embedder() -> Any:
-    global _embedder
-    if _embedder is None:
-        with _lock:
-            if _embedder is None:
-                import wordllama
-                from safetensors import safe_open
-                from wordllama import WordLlama
-                from wordllama.inference import WordLlamaInference
-
-                # The files inside the wheel, opened directly (WordLlama.load() would look online).
-                root = Path(wordllama.__file__).parent
-                tokenizer = WordLlama.load_tokenizer(root / "tokenizers" / "l2_supercat_tokenizer_config.json")
-                with safe_open(str(root / "weights" / "l2_supercat_256.safetensors"), framework="np") as weights:
-                    matrix = weights.get_tensor("embedding.weight")
-                _embedder = WordLlamaInference(matrix, tokenizer, binary=False)
-    return _embedder
-
-
 def dense_features(texts: list[str]) -> np.ndarray:
     """The L2-normalized static embeddings of ``texts`` (float64, one row per text)."""
-    matrix = np.asarray(_loaded_embedder().embed([t[:MAX_CHARS] for t in texts], norm=False), dtype=np.float64)
+    matrix = np.asarray(l2_supercat().embed([t[:MAX_CHARS] for t in texts], norm=False), dtype=np.float64)
     matrix = matrix.reshape(len(texts), EMBED_DIM)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
@@ -111,6 +90,12 @@ def injection_score(texts: tuple[str, ...]) -> float:
         logit = float(values @ sparse_w[index]) + float(dense_part) + bias
         best = max(best, 1.0 / (1.0 + np.exp(-logit)))
     return best
+
+
+def warm_up() -> None:
+    """Load the weights and the static model now, not on a worker's first write."""
+    _weights()
+    l2_supercat()
 
 
 # Chosen on the dev splits only (docs/evaluation.md): the lowest that adds no false reject there.

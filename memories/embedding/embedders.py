@@ -35,6 +35,8 @@ import numpy as np
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+from governance.pipeline.static_model import l2_supercat
+
 Kind = Literal["query", "document"]
 KINDS = ("none", "builtin", "model2vec", "openai")
 
@@ -66,10 +68,6 @@ class BuiltinEmbedder:
     inline = True
     dimensions = 256
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._model: Any = None
-
     @cached_property
     def name(self) -> str:
         from importlib.metadata import version
@@ -82,22 +80,7 @@ class BuiltinEmbedder:
         )
 
     def _loaded(self) -> Any:
-        if self._model is None:
-            with self._lock:
-                if self._model is None:
-                    import wordllama
-                    from safetensors import safe_open
-                    from wordllama import WordLlama
-                    from wordllama.inference import WordLlamaInference
-
-                    # The files inside the wheel, opened directly: WordLlama.load() looks for the tokenizer
-                    # under a folder name the wheel doesn't use, and would try to download it.
-                    root = Path(wordllama.__file__).parent
-                    tokenizer = WordLlama.load_tokenizer(root / "tokenizers" / "l2_supercat_tokenizer_config.json")
-                    with safe_open(str(root / "weights" / "l2_supercat_256.safetensors"), framework="np") as weights:
-                        matrix = weights.get_tensor("embedding.weight")
-                    self._model = WordLlamaInference(matrix, tokenizer, binary=False)
-        return self._model
+        return l2_supercat()
 
     def embed(self, texts: Sequence[str], *, kind: Kind) -> np.ndarray:
         from memories.read.bilingual import pivot_text
