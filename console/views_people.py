@@ -149,7 +149,7 @@ def invitation_withdraw_view(request: HttpRequest, access: ConsoleAccess, invita
         notes=[_("They can no longer accept it; invite them again to let them join.")],
         confirm_label=_("Yes, withdraw the invitation"),
         cancel_url=reverse("console:people"),
-        state=["invitation", invitation.pk, invitation.state],
+        state=["invitation", invitation.pk, invitation.state, invitation.role, invitation.expires_at],
     )
     return plan_then_act(request, access, plan, act, console_page="people")
 

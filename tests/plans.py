@@ -39,7 +39,8 @@ class _FormFields(HTMLParser):
         elif self.inside and tag == "input" and found.get("name"):
             kind = found.get("type") or "text"
             if kind == "hidden" or (kind == "checkbox" and "checked" in found):
-                self.fields.setdefault(str(found["name"]), []).append(found.get("value") or "on")
+                value = found.get("value")
+                self.fields.setdefault(str(found["name"]), []).append("on" if value is None else value)
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "form":

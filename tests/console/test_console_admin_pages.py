@@ -9,47 +9,12 @@ from django.test import Client
 from audit.events import Event
 from audit.models import AuditEvent
 from governance.models import AgentClient, Invitation, Membership, PolicyVersion, Project, Team, all_agent_scopes
-from governance.pipeline.base import Candidate, Scope
 from governance.services.projects import project_create
-from governance.services.tenancy import membership_set, user_create
-from governance.vocabulary import Level, MemoryType, Role, SourceType, Status
+from governance.services.tenancy import user_create
+from governance.vocabulary import Level, Role, Status
 from memories.models import Memory
-from memories.services.write import memory_write
+from tests.console.conftest import RULE
 from tests.plans import confirmed
-
-RULE = "All repositories must have a CODEOWNERS file."
-
-
-@pytest.fixture
-def gina(world):
-    """acme's tenant admin: an admin, but of another tenant."""
-    return membership_set(
-        tenant=world.acme, user=user_create(username="gina", password="x"), role=Role.TENANT_ADMIN, actor="t"
-    )
-
-
-@pytest.fixture
-def frank(world):
-    return membership_set(
-        tenant=world.demo, user=user_create(username="frank", password="x"), role=Role.TENANT_ADMIN, actor="t"
-    )
-
-
-@pytest.fixture
-def pending_rule(world) -> Memory:
-    result = memory_write(
-        tenant_id=world.demo.pk,
-        candidate=Candidate(
-            content=RULE,
-            scope=Scope(Level.TENANT),
-            source_type=SourceType.EXPLICIT_USER_REQUEST,
-            type=MemoryType.ORGANIZATION_RULE,
-        ),
-        actor_label="agent:demo-agent",
-        agent=world.demo_agent,
-        on_behalf_of="carol",
-    )
-    return result.memory
 
 
 def login(client, membership):
