@@ -53,7 +53,7 @@ def test_dont_save_on_a_listed_session_marks_it_and_rule_2_sees_it(world, alices
     assert not Session.objects.get(pk=alices.pk).dont_save  # bob's opt-out is his own id, not alice's session
     alice = login(world.alice)
     plan = alice.post("/controls/sessions/opt-out", {"optout-session_id": str(alices.pk)})
-    assert "Offsite planning" in plan.content.decode() and 'data-testid="session-events"' in plan.content.decode()
+    assert "Offsite planning" in plan.content.decode() and 'data-testid="session-event-count"' in plan.content.decode()
     assert not Session.objects.get(pk=alices.pk).dont_save  # asking changes nothing
     assert say_yes(alice, plan).status_code == 302
     assert Session.objects.get(pk=alices.pk).dont_save
