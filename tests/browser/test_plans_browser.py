@@ -35,7 +35,9 @@ def _confirm_fields(page: Page) -> dict[str, str]:
     )
 
 
-def test_console_plans_cancel_then_yes_in_english_and_the_other_tenants_admin_gets_404(page, login, world):
+def test_console_plans_cancel_then_yes_in_english_and_the_other_tenants_admin_gets_404(
+    page, login, world, docs_screenshot
+):
     membership_set(
         tenant=world.acme, user=user_create(username="gina", password="x"), role=Role.TENANT_ADMIN, actor="t"
     )
@@ -44,6 +46,7 @@ def test_console_plans_cancel_then_yes_in_english_and_the_other_tenants_admin_ge
     page.goto("/console/agents/")
     page.get_by_test_id("revoke-demo-agent").click()
     expect(page.locator("h1")).to_have_text("Revoke the key of demo-agent?")
+    docs_screenshot(page, "console-plan")
     plan_cancel(page, agent.key_prefix, "Works", "Revoked")
     expect(page).to_have_url(f"{page.url.split('/console/')[0]}/console/agents/")
     assert AgentClient.objects.get(pk=agent.pk).is_active  # Cancel changed nothing
