@@ -152,10 +152,11 @@ def rule_approve_action(request: HttpRequest, access: ConsoleAccess, memory_id: 
     if not form.is_valid():
         return _refused(request, access, memory_id, status=400, approve_form=form)
     proposal = context["proposal"]
-    if proposal is not None and proposal.proposer == access.actor:  # refused before any plan: four eyes
-        return _refused(request, access, memory_id, status=409, error=_error_message(RuleError("four_eyes", "")))
+    # Refused before any plan: no "yes" could make these succeed (the service refuses them too).
+    if proposal is not None and proposal.proposer == access.actor:
+        return _refused(request, access, memory_id, status=409, error=ERROR_MESSAGES["four_eyes"]())
     if proposal is not None and any(d.actor == access.actor for d in proposal.approvals):
-        return _refused(request, access, memory_id, status=409, error=_error_message(RuleError("already_approved", "")))
+        return _refused(request, access, memory_id, status=409, error=ERROR_MESSAGES["already_approved"]())
 
     def act() -> HttpResponse:
         try:
