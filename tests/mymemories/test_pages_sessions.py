@@ -89,3 +89,27 @@ def test_deleting_asks_first_then_deletes_only_mine(world, alices, make_memory):
     assert "The session was deleted: 2 events and 1 memory." in response.content.decode()
     assert not Session.objects.filter(pk=alices.pk).exists()
     assert Memory.objects.get(pk=memory.pk).status == "deleted"
+
+
+def test_a_yes_to_a_deletion_plan_that_changed_since_deletes_nothing(world, alices, make_memory):
+    alice = login(world.alice)
+    asked = alice.get(f"/sessions/{alices.pk}/delete")
+    make_memory(world.demo, "Said meanwhile", user_id="alice", level=Level.SESSION, session_id=str(alices.pk),
+                type="temporary_context", source_type="user_statement")  # fmt: skip
+    stale = say_yes(alice, asked)
+    assert stale.status_code == 409 and "Said meanwhile" in stale.content.decode()  # what would go now
+    assert Session.objects.filter(pk=alices.pk).exists()
+    assert say_yes(alice, stale).status_code == 302 and not Session.objects.filter(pk=alices.pk).exists()
+
+
+def test_a_yes_to_a_clear_plan_that_changed_since_deletes_nothing(world, alices, make_memory):
+    first = make_memory(world.demo, "First note", user_id="alice", level=Level.SESSION, session_id=str(alices.pk),
+                        type="temporary_context", source_type="user_statement")  # fmt: skip
+    alice = login(world.alice)
+    asked = alice.post("/controls/sessions/clear", {"clear-session_id": str(alices.pk)})
+    assert "Offsite planning" in asked.content.decode() and "First note" in asked.content.decode()
+    make_memory(world.demo, "Second note", user_id="alice", level=Level.SESSION, session_id=str(alices.pk),
+                type="temporary_context", source_type="user_statement")  # fmt: skip
+    stale = say_yes(alice, asked)
+    assert stale.status_code == 409 and "Second note" in stale.content.decode()
+    assert Memory.objects.get(pk=first.pk).status == "active"
