@@ -1,7 +1,8 @@
 """The tenant admin's policy page: edit (a new version), restore an earlier version, agent rights.
 
 Thin views over ``governance.services.policy``; only tenant admins get here (others: the missing-page
-404, and an agent of another tenant is missing too).
+404, and an agent of another tenant is missing too). Saving, restoring and an agent's rights show their
+plan first, each setting before → after (``console.plans``).
 """
 
 from __future__ import annotations
@@ -18,8 +19,25 @@ from django.views.decorators.http import require_http_methods, require_POST
 from console.access import ADMIN_PERM, ConsoleAccess, console_page
 from console.forms_policy import AgentRightsForm, PolicyForm, RestoreForm, form_field_for
 from console.nav import console_render
-from governance.selectors.policy import agent_get, agents_for_policy, policy_current, policy_history
-from governance.services.policy import PolicyError, agent_rights_set, policy_version_create, policy_version_restore
+from console.plans import Change, Plan, plan_then_act
+from console.templatetags.console_tags import policy_key_label, policy_value
+from governance.labels import LEVEL_LABELS, TYPE_LABELS, label
+from governance.policy import PolicyDocumentError
+from governance.selectors.policy import (
+    agent_get,
+    agents_for_policy,
+    policy_current,
+    policy_history,
+    policy_version_document,
+)
+from governance.services.policy import (
+    PolicyError,
+    agent_rights_set,
+    policy_diff,
+    policy_document_validate,
+    policy_version_create,
+    policy_version_restore,
+)
 
 
 def _page(
@@ -72,21 +90,54 @@ def policy_page(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
     """GET: the policy in force as a form, and its history. POST: save it as a new version."""
     if request.method != "POST":
         return _page(request, access)
-    document = policy_current(tenant_id=access.tenant.pk)[1]
+    version, document = policy_current(tenant_id=access.tenant.pk)
     form = PolicyForm(request.POST, current=document)
     if not form.is_valid():
         return _page(request, access, form=form, status=400)
-    try:
-        saved = policy_version_create(
-            tenant=access.tenant, document=form.document(), reason=form.cleaned_data["reason"], actor=access.actor
+
+    def act() -> HttpResponse:
+        try:
+            saved = policy_version_create(
+                tenant=access.tenant, document=form.document(), reason=form.cleaned_data["reason"], actor=access.actor
+            )
+        except PolicyError as exc:
+            form.add_error(form_field_for(exc.field) if exc.field != "reason" else "reason", _policy_message(exc))
+            return _page(request, access, form=form, status=400)
+        messages.success(
+            request, _("Saved as policy version %(version)s. It is in force now.") % {"version": saved.version}
         )
-    except PolicyError as exc:
-        form.add_error(form_field_for(exc.field) if exc.field != "reason" else "reason", _policy_message(exc))
-        return _page(request, access, form=form, status=400)
-    messages.success(
-        request, _("Saved as policy version %(version)s. It is in force now.") % {"version": saved.version}
+        return redirect("console:policy")
+
+    try:
+        policy_document_validate(form.document())
+    except PolicyDocumentError:
+        return act()  # nothing to plan: the service's refusal names the field (400)
+    changes = _policy_changes(document, form.document())
+    if not changes:
+        return act()  # the policy in force already: the service's "nothing changed" (400)
+    plan = Plan(
+        title=_("Save the policy as version %(version)s?") % {"version": version + 1},
+        subject=_("The policy of %(tenant)s, version %(version)s in force")
+        % {"tenant": access.tenant.name, "version": version},
+        changes=changes,
+        notes=[
+            _("It is in force from the next write and read on; version %(version)s stays in the history.")
+            % {"version": version},
+            _("Why: %(reason)s") % {"reason": form.cleaned_data["reason"]},
+        ],
+        confirm_label=_("Yes, save version %(version)s") % {"version": version + 1},
+        cancel_url=reverse("console:policy"),
+        state=["policy", version],
+        danger=False,
     )
-    return redirect("console:policy")
+    return plan_then_act(request, access, plan, act, console_page="policy")
+
+
+def _policy_changes(before: dict[str, Any], after: dict[str, Any]) -> list[Change]:
+    return [
+        Change(policy_key_label(key), policy_value(key, old), policy_value(key, new))
+        for key, old, new in policy_diff(before, after)
+    ]
 
 
 @console_page(ADMIN_PERM)
@@ -96,30 +147,50 @@ def policy_restore(request: HttpRequest, access: ConsoleAccess) -> HttpResponse:
     if not form.is_valid():
         errors = " ".join(error for field_errors in form.errors.values() for error in field_errors)
         return _page(request, access, restore_form=form, restore_error=errors, status=400)
-    try:
-        saved = policy_version_restore(
-            tenant=access.tenant,
-            version=form.cleaned_data["version"],
-            reason=form.cleaned_data["reason"],
-            actor=access.actor,
+    wanted = form.cleaned_data["version"]
+    earlier = policy_version_document(tenant_id=access.tenant.pk, version=wanted)
+    if earlier is None:
+        raise Http404("no such version")
+    version, document = policy_current(tenant_id=access.tenant.pk)
+
+    def act() -> HttpResponse:
+        try:
+            saved = policy_version_restore(
+                tenant=access.tenant, version=wanted, reason=form.cleaned_data["reason"], actor=access.actor
+            )
+        except PolicyError as exc:
+            if exc.field == "version":
+                raise Http404("no such version") from exc
+            return _page(
+                request,
+                access,
+                restore_form=form,
+                restore_error=_("That version is the policy in force already."),
+                status=409,
+            )
+        messages.success(
+            request, _("Version %(old)s is back in force as version %(new)s.") % {"old": wanted, "new": saved.version}
         )
-    except PolicyError as exc:
-        status = 404 if exc.field == "version" else 409
-        if status == 404:
-            raise Http404("no such version") from exc
-        return _page(
-            request,
-            access,
-            restore_form=form,
-            restore_error=_("That version is the policy in force already."),
-            status=status,
-        )
-    messages.success(
-        request,
-        _("Version %(old)s is back in force as version %(new)s.")
-        % {"old": form.cleaned_data["version"], "new": saved.version},
+        return redirect("console:policy")
+
+    changes = _policy_changes(document, earlier)
+    if not changes:
+        return act()  # the version in force already: the service refuses it
+    plan = Plan(
+        title=_("Put version %(old)s back in force?") % {"old": wanted},
+        subject=_("The policy of %(tenant)s, version %(version)s in force")
+        % {"tenant": access.tenant.name, "version": version},
+        changes=changes,
+        notes=[
+            _("Version %(old)s's settings are saved as version %(new)s; the history is kept.")
+            % {"old": wanted, "new": version + 1},
+            _("Why: %(reason)s") % {"reason": form.cleaned_data["reason"]},
+        ],
+        confirm_label=_("Yes, restore version %(old)s") % {"old": wanted},
+        cancel_url=reverse("console:policy"),
+        state=["policy", version, wanted],
     )
-    return redirect("console:policy")
+    return plan_then_act(request, access, plan, act, console_page="policy")
 
 
 @console_page(ADMIN_PERM)
@@ -131,15 +202,39 @@ def agent_rights(request: HttpRequest, access: ConsoleAccess, agent_id: int) -> 
     form = AgentRightsForm(request.POST, prefix=f"a{client.pk}")
     if not form.is_valid():
         return _page(request, access, rights_form=form, status=400)
-    try:
-        agent_rights_set(
-            client=client,
-            allowed_types=form.cleaned_data["allowed_types"],
-            allowed_levels=form.cleaned_data["allowed_levels"],
-            actor=access.actor,
+    types, levels = list(form.cleaned_data["allowed_types"]), list(form.cleaned_data["allowed_levels"])
+
+    def act() -> HttpResponse:
+        try:
+            agent_rights_set(client=client, allowed_types=types, allowed_levels=levels, actor=access.actor)
+        except PolicyError as exc:
+            form.add_error(exc.field or None, str(exc))
+            return _page(request, access, rights_form=form, status=400)
+        messages.success(
+            request, _("Rights of %(agent)s saved; they apply to its next write.") % {"agent": client.name}
         )
-    except PolicyError as exc:
-        form.add_error(exc.field or None, str(exc))
-        return _page(request, access, rights_form=form, status=400)
-    messages.success(request, _("Rights of %(agent)s saved; they apply to its next write.") % {"agent": client.name})
-    return redirect(reverse("console:policy") + "#agents")
+        return redirect(reverse("console:policy") + "#agents")
+
+    changes = [
+        Change(what, _rights_words(table, old), _rights_words(table, new))
+        for what, table, old, new in (
+            (_("Memory types it may write"), TYPE_LABELS, client.allowed_types, types),
+            (_("Scopes it may write"), LEVEL_LABELS, client.allowed_levels, levels),
+        )
+        if sorted(old) != sorted(new)
+    ]
+    plan = Plan(
+        title=_("Change what %(agent)s may write?") % {"agent": client.name},
+        subject=_("Agent %(agent)s, key %(prefix)s…") % {"agent": client.name, "prefix": client.key_prefix},
+        changes=changes,
+        notes=[_("They apply to its next write.")],
+        confirm_label=_("Yes, change its rights"),
+        cancel_url=reverse("console:policy") + "#agents",
+        state=["agent-rights", client.pk, sorted(client.allowed_types), sorted(client.allowed_levels)],
+        danger=False,
+    )
+    return plan_then_act(request, access, plan, act, console_page="policy")
+
+
+def _rights_words(table: dict, codes: list[str]) -> str:
+    return ", ".join(label(table, code) for code in sorted(codes)) or _("whatever the policy allows")

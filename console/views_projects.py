@@ -1,4 +1,5 @@
-"""Projects in the console: create one, add and remove its members (its rules follow at once)."""
+"""Projects in the console: create one, add and remove its members (its rules follow at once). A removal
+shows its plan first (``console.plans``)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,14 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from console.access import ADMIN_PERM, ConsoleAccess, console_page
 from console.forms_people import ProjectCreateForm, ProjectMemberForm
 from console.nav import console_render
+from console.plans import Change, Plan, plan_then_act
 from governance.models import Membership, Project, ProjectMembership
 from governance.services.people import PeopleError
 from governance.services.projects import project_create, project_member_add, project_member_remove
@@ -80,11 +83,29 @@ def project_member_remove_view(
 ) -> HttpResponse:
     project = get_object_or_404(Project, tenant=access.tenant, pk=project_id)
     membership = access.person(membership_id)
-    if not project_member_remove(project=project, membership=membership, actor=access.actor):
-        raise Http404("not in this project")  # nothing was removed: the missing page, as for anyone else's
-    messages.success(
-        request,
-        _("%(user)s left project %(project)s; its rules are no longer given to them.")
-        % {"user": membership.user.get_username(), "project": project.slug},
+    link = ProjectMembership.objects.filter(project=project, membership=membership).first()
+    if link is None:
+        raise Http404("not in this project")  # nothing to remove: the missing page, as for anyone else's
+    user = membership.user.get_username()
+
+    def act() -> HttpResponse:
+        if not project_member_remove(project=project, membership=membership, actor=access.actor):
+            raise Http404("not in this project")
+        messages.success(
+            request,
+            _("%(user)s left project %(project)s; its rules are no longer given to them.")
+            % {"user": user, "project": project.slug},
+        )
+        return redirect("console:projects")
+
+    plan = Plan(
+        title=_("Remove %(user)s from project %(project)s?") % {"user": user, "project": project.slug},
+        subject=_("%(user)s in project %(project)s (%(name)s)")
+        % {"user": user, "project": project.slug, "name": project.name},
+        changes=[Change(_("Project %(project)s") % {"project": project.slug}, _("Member"), _("Not in it"))],
+        notes=[_("The project's rules are no longer given to them, from their next read on.")],
+        confirm_label=_("Yes, remove from the project"),
+        cancel_url=reverse("console:projects"),
+        state=["project-member", project.pk, membership.pk, link.pk],
     )
-    return redirect("console:projects")
+    return plan_then_act(request, access, plan, act, console_page="projects")

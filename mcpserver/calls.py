@@ -26,8 +26,8 @@ from governance.agents import client_for_key
 from governance.models import AgentClient
 from governance.pipeline.base import InvalidCandidate
 from governance.scopes import scope_for_tool
-from memories.access import Caller, caller_for_agent
-from memories.services.citations import CitationError
+from memories.access import SWITCHED_OFF_DETAIL, Caller, caller_for_agent
+from memories.services.citations import CitationError, UseRefused
 from memories.services.confirmations import ConfirmationError, ConsentRequired
 from memories.services.records import MemoryStateError
 
@@ -124,6 +124,8 @@ def _governed(*, binding: Binding, tool: str, work: Callable[[Caller], T]) -> T:
         raise ToolError(f"confirmation_closed: {exc}") from exc
     except CitationError as exc:
         raise ToolError(f"invalid_request: {exc.field}: {exc.message}") from exc
+    except UseRefused as exc:
+        raise ToolError(f"{exc.reason_code}: {SWITCHED_OFF_DETAIL}") from exc
 
 
 async def governed(ctx: Context, fallback: Binding | None, tool: str, work: Callable[[Caller, Binding], T]) -> T:

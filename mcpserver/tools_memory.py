@@ -160,6 +160,7 @@ def register(server: MCPServer, fallback: Binding | None) -> None:
                 actor=caller.actor,
                 citation_ids=citation_ids,
                 subject_id=caller.subject_id,
+                agent=caller.agent,
             )
             return {"recorded": result.recorded, "repeated": result.repeated}
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
-from governance.vocabulary import Status
+from governance.vocabulary import Level, Status
 from memories.models import Confirmation, ErasureReceipt, Memory, MemoryVersion, SessionOptOut, Subject
 
 LIVE_STATUSES = (Status.ACTIVE, Status.PAUSED, Status.PENDING_CONFIRMATION, Status.PENDING_APPROVAL)
@@ -240,3 +240,14 @@ def memory_list_recently_deleted(*, tenant_id: int, user_id: str) -> list[Memory
         ).values_list("memory_id", flat=True)
     )
     return [memory for memory in rows if memory.pk in deleted_by_person]
+
+
+def team_scope_live_count(*, tenant_id: int, team_slug: str, subject_id: str) -> int:
+    """How many of one person's memories at one team's scope a removal from that team would invalidate."""
+    return Memory.objects.filter(
+        tenant_id=tenant_id,
+        level=Level.TEAM,
+        team=team_slug,
+        user_id=subject_id,
+        status__in=(Status.ACTIVE, Status.PAUSED, Status.PENDING_CONFIRMATION, Status.PENDING_APPROVAL),
+    ).count()

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiExample, extend_schema
-from rest_framework import serializers
+from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from memories.access import caller_for
-from memories.services.citations import MAX_CITATIONS, CitationError, memory_used_record
+from memories.access import SWITCHED_OFF_DETAIL, caller_for
+from memories.services.citations import MAX_CITATIONS, CitationError, UseRefused, memory_used_record
 
 
 class UsedRequestSerializer(serializers.Serializer):
@@ -27,10 +27,16 @@ class UsedResponseSerializer(serializers.Serializer):
     repeated = serializers.IntegerField(help_text="citations reported before: counted once only")
 
 
+class RefusedResponseSerializer(serializers.Serializer):
+    error = serializers.CharField(help_text="subject_blocked_agent")
+    reason_code = serializers.CharField(help_text="subject_blocked_agent: the person switched this agent off")
+    detail = serializers.CharField()
+
+
 class MemoryUsedApi(APIView):
     @extend_schema(
         request=UsedRequestSerializer,
-        responses=UsedResponseSerializer,
+        responses={200: UsedResponseSerializer, 403: RefusedResponseSerializer},
         summary="Report which injected memories an answer used (citations): feeds ranking, consolidation, retention",
         examples=[
             OpenApiExample(
@@ -50,7 +56,11 @@ class MemoryUsedApi(APIView):
                 actor=caller.actor,
                 citation_ids=list(data.validated_data["citation_ids"]),
                 subject_id=caller.subject_id,
+                agent=caller.agent,
             )
         except CitationError as exc:
             raise ValidationError({exc.field: [exc.message]}) from None
+        except UseRefused as exc:  # the person switched this agent off: nothing counted, the refusal audited
+            body = {"error": exc.reason_code, "reason_code": exc.reason_code, "detail": SWITCHED_OFF_DETAIL}
+            return Response(body, status=status.HTTP_403_FORBIDDEN)
         return Response(UsedResponseSerializer(result).data)

@@ -21,11 +21,11 @@ from django.utils import timezone
 from audit.events import Event as AuditKind
 from audit.services import audit_append
 from conversations.models import Event, Session, Snapshot
+from conversations.selectors.deletion import session_deletion_targets
 from conversations.services.audit import session_audit
 from conversations.services.locking import session_lock
 from conversations.sql import as_uuid, table, uuid_param
-from governance.vocabulary import Level, Status
-from memories.models import Memory, MemorySource
+from memories.models import MemorySource
 from memories.services.records import memory_delete
 
 CHUNK = 500
@@ -70,31 +70,14 @@ def _delete_events(session: Session, keep: set[uuid.UUID]) -> int:
 
 
 def _delete_memories(session: Session, *, actor: str, forget_extracted: bool) -> int:
-    sid = str(session.pk)
-    live = Memory.objects.filter(tenant_id=session.tenant_id, user_id=session.user_id).exclude(status=Status.DELETED)
-    doomed = list(live.filter(session_id=sid, level__in=[Level.SESSION, Level.TASK]))
-    sources = MemorySource.objects.filter(tenant_id=session.tenant_id, session_id=sid)
-    if forget_extracted:
-        learned_here = set(sources.values_list("memory_id", flat=True))
-        elsewhere = set(
-            MemorySource.objects.filter(tenant_id=session.tenant_id, memory_id__in=learned_here)
-            .exclude(session_id=sid)
-            .values_list("memory_id", flat=True)
-        )
-        doomed += list(live.filter(pk__in=learned_here - elsewhere))
-        event_ids = [str(pk) for pk in Event.objects.filter(session_id=session.pk).values_list("id", flat=True)]
-        for start in range(0, len(event_ids), CHUNK):
-            unsourced = live.filter(source_message_id__in=event_ids[start : start + CHUNK], sources__isnull=True)
-            doomed += list(unsourced)
-    seen: set[uuid.UUID] = set()
+    doomed = session_deletion_targets(session).memories(forget_extracted=forget_extracted)
     for memory in doomed:
-        if memory.pk not in seen:
-            seen.add(memory.pk)
-            memory_delete(memory=memory, actor=actor)
-    sources.delete()
-    return len(seen)
+        memory_delete(memory=memory, actor=actor)
+    MemorySource.objects.filter(tenant_id=session.tenant_id, session_id=str(session.pk)).delete()
+    return len(doomed)
 
 
+@transaction.atomic
 def session_remove(session: Session, *, actor: str, reason_code: str, forget_extracted: bool) -> SessionDeletion:
     """Delete a session already locked by the caller's transaction (the purge job claims its own)."""
     session_id = session.pk

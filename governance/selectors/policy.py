@@ -24,6 +24,12 @@ def policy_current(*, tenant_id: int) -> tuple[int, dict[str, Any]]:
     return (row.version, row.document) if row else (0, default_policy_document())
 
 
+def policy_version_document(*, tenant_id: int, version: int) -> dict[str, Any] | None:
+    """One stored version's document, or None (another tenant's and no such version alike)."""
+    row = PolicyVersion.objects.filter(tenant_id=tenant_id, version=version).first()
+    return row.document if row else None
+
+
 def policy_history(*, tenant_id: int, limit: int = HISTORY_SHOWN) -> list[VersionWithDiff]:
     """The newest ``limit`` versions, newest first, each with what it changed."""
     rows = list(PolicyVersion.objects.filter(tenant_id=tenant_id).order_by("-version")[: limit + 1])

@@ -1,6 +1,11 @@
 """Controls over all of a person's memory: pause everything, and their sessions — each listed with a
 "temporary" switch and "clear" (sessions memgov keeps), or "don't save" and "clear" (other session ids
-their memories name)."""
+their memories name).
+
+"Don't save" and "clear" ask first, on a page naming the session (for one memgov keeps: app, title,
+when, how many events) and what changes; clearing lists each memory it deletes, and its "yes" carries
+their ids — if the session's memories changed since, nothing is deleted and the page shows what would
+go now (409), as the bulk changes do."""
 
 from __future__ import annotations
 
@@ -94,11 +99,19 @@ def subject_resume_view(request: HttpRequest, person: Caller) -> HttpResponse:
 @require_POST
 @person_required
 def session_opt_out_view(request: HttpRequest, person: Caller) -> HttpResponse:
+    """First POST shows what "don't save" changes for the session named; the POST from that page does it."""
     form = SessionForm(request.POST, prefix="optout")
     if not form.is_valid():
         return _controls(request, person, optout_form=form)
     session_id = form.cleaned_data["session_id"]
     session = session_get(tenant_id=person.tenant_id, session_id=session_id, user_id=person.subject_id or "")
+    confirm = ConfirmForm(request.POST)
+    if not (confirm.is_valid() and confirm.cleaned_data["confirm"]):
+        kept = memory_list_for_subject(tenant_id=person.tenant_id, user_id=person.subject_id or "").filter(
+            session_id=session_id
+        )
+        context = {"session_id": session_id, "session": session, "kept": kept.count(), "nav": "controls"}
+        return render(request, "memories/session_opt_out.html", context)
     if session is not None:  # a session memgov keeps: marked on it too (the opt-out row comes with it)
         change = SessionChange(dont_save=True)
         session_update(tenant_id=person.tenant_id, session_id=session.pk, change=change, actor=person.actor)
@@ -153,19 +166,21 @@ def session_clear_view(request: HttpRequest, person: Caller) -> HttpResponse:
     if not form.is_valid():
         return _controls(request, person, clear_form=form)
     session_id = form.cleaned_data["session_id"]
+    subject = {"tenant_id": person.tenant_id, "user_id": person.subject_id or ""}
+    memories = list(memory_list_for_subject(**subject).filter(session_id=session_id))
     confirm = ConfirmForm(request.POST)
+    context = {
+        "session_id": session_id,
+        "session": session_get(tenant_id=person.tenant_id, session_id=session_id, user_id=person.subject_id or ""),
+        "memories": memories,
+        "form": form,
+        "nav": "controls",
+    }
     if not (confirm.is_valid() and confirm.cleaned_data["confirm"]):
-        memories = memory_list_for_subject(tenant_id=person.tenant_id, user_id=person.subject_id or "").filter(
-            session_id=session_id
-        )
-        return render(
-            request,
-            "memories/session_clear.html",
-            {"session_id": session_id, "memories": list(memories), "form": form, "nav": "controls"},
-        )
-    count = session_clear(
-        tenant_id=person.tenant_id, user_id=person.subject_id or "", session_id=session_id, actor=person.actor
-    )
+        return render(request, "memories/session_clear.html", context)
+    if set(request.POST.getlist("shown")) != {str(memory.pk) for memory in memories}:
+        return render(request, "memories/session_clear.html", {**context, "stale": True}, status=409)
+    count = session_clear(**subject, session_id=session_id, actor=person.actor)
     messages.success(
         request,
         ngettext("%(count)d memory of the session deleted.", "%(count)d memories of the session deleted.", count)

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from memories.models import Memory
+from audit.models import AuditEvent
+from governance.services.tenancy import agent_key_create
+from memories.agent_selectors import agent_activity_for_subject
+from memories.models import ContextRead, Memory
+from memories.services.agent_access import agent_access_set
 
 URL = "/api/v1/memories/used"
 
@@ -112,3 +116,56 @@ def test_a_used_memory_ranks_as_recent_in_the_next_read(world, make_memory):
     scores = {item["id"]: item["score"] for item in after}
     assert scores[last["id"]] > last["score"] + 0.1  # the use lifted it by recency's weight (0.15) times ~0.75
     assert scores[before[0]["id"]] == pytest.approx(before[0]["score"], abs=1e-3)  # the other one is unchanged
+
+
+def switch_off(world, user_id: str = "alice") -> None:
+    agent_access_set(
+        tenant_id=world.demo.pk, user_id=user_id, agent_id=world.demo_agent.pk, blocked=True, actor=f"user:{user_id}"
+    )
+
+
+def test_a_use_reported_by_an_agent_the_person_switched_off_is_refused_and_audited(world, cited):
+    agent, items = cited
+    switch_off(world)
+    before = AuditEvent.objects.count()
+    response = agent.post(URL, {"citation_ids": [items[0]["citation_id"]]}, format="json")
+    assert response.status_code == 403, response.content
+    assert response.json()["reason_code"] == "subject_blocked_agent"
+    assert "switched this agent off" in response.json()["detail"]
+    assert Memory.objects.get(pk=items[0]["id"]).cited_count == 0
+    assert ContextRead.objects.get(pk=items[0]["citation_id"].rsplit(".", 1)[0]).used == []
+    refusal = AuditEvent.objects.get(event="memory_read", reason_code="subject_blocked_agent")
+    assert AuditEvent.objects.count() == before + 1  # the refusal only: no use was recorded
+    assert (refusal.subject_id, refusal.agent_version) == ("alice", world.demo_agent.name)
+    assert refusal.details == {"read_ids": [items[0]["citation_id"].rsplit(".", 1)[0]]}  # ids only
+    # The person's agents page counts it as a refused use.
+    activity = {a.agent.pk: a for a in agent_activity_for_subject(tenant_id=world.demo.pk, user_id="alice")}
+    assert activity[world.demo_agent.pk].refused == 1
+
+
+def test_a_batch_with_one_switched_off_person_counts_nothing(world, cited, make_memory):
+    agent, items = cited
+    make_memory(world.demo, "Bob prefers answers in Chinese too.", user_id="bob")
+    bobs = agent.post(
+        "/api/v1/memories/context", {"scope": {"user_id": "bob"}, "query": "Chinese answers"}, format="json"
+    ).json()["items"]
+    switch_off(world)  # alice only
+    body = {"citation_ids": [bobs[0]["citation_id"], items[0]["citation_id"]]}
+    assert agent.post(URL, body, format="json").status_code == 403
+    assert Memory.objects.get(pk=bobs[0]["id"]).cited_count == 0
+    # bob's alone is still counted: the switch is alice's.
+    alone = agent.post(URL, {"citation_ids": [bobs[0]["citation_id"]]}, format="json")
+    assert alone.status_code == 200 and alone.json()["recorded"] == 1
+
+
+def test_the_switch_is_not_revealed_to_another_tenant_and_leaves_the_person_and_other_agents_alone(world, cited):
+    _, items = cited
+    switch_off(world)
+    acme = world.agent_client(world.acme_key).post(URL, {"citation_ids": [items[0]["citation_id"]]}, format="json")
+    assert acme.status_code == 400 and "subject_blocked_agent" not in str(acme.json())
+    assert not AuditEvent.objects.filter(tenant=world.acme, reason_code="subject_blocked_agent").exists()
+    _, other_key = agent_key_create(tenant=world.demo, name="calendar-bot", actor="test")
+    other = world.agent_client(other_key).post(URL, {"citation_ids": [items[0]["citation_id"]]}, format="json")
+    assert other.status_code == 200 and other.json()["recorded"] == 1  # another agent of the tenant
+    mine = world.user_client(world.alice).post(URL, {"citation_ids": [items[0]["citation_id"]]}, format="json")
+    assert mine.status_code == 200 and mine.json() == {"recorded": 0, "repeated": 1}

@@ -17,6 +17,7 @@ from memories.models import Memory, RuleDecision
 from memories.read.context import ContextRequest, memory_context_build
 from memories.read.scope import ContextScope
 from memories.services.write import memory_write
+from tests.browser.plans import plan_cancel, plan_yes
 
 pytestmark = pytest.mark.browser
 
@@ -90,6 +91,7 @@ def test_approve_reject_four_eyes_and_revoke(page, login, world, screenshot, doc
     # A high-risk rule: carol's approval is the first of two.
     page.goto("/console/rules/")
     card(page, risky).get_by_test_id("approve").click()
+    plan_yes(page, "Waiting for an admin (1 of 2 approvals)")
     expect(page.locator(".flash")).to_contain_text("1 of 2")
     expect(card(page, risky).get_by_test_id("approvals")).to_contain_text("1 of 2")
 
@@ -97,6 +99,13 @@ def test_approve_reject_four_eyes_and_revoke(page, login, world, screenshot, doc
     card(page, doubtful).locator("summary").click()
     card(page, doubtful).locator("textarea[name=reason]").last.fill("Duplicates the release calendar")
     card(page, doubtful).get_by_test_id("reject").click()
+    plan_cancel(page, "Duplicates the release calendar", "Deleted")  # Cancel: back to the rule, nothing changed
+    assert Memory.objects.get(pk=doubtful.pk).status == Status.PENDING_APPROVAL
+    page.goto("/console/rules/")
+    card(page, doubtful).locator("summary").click()
+    card(page, doubtful).locator("textarea[name=reason]").last.fill("Duplicates the release calendar")
+    card(page, doubtful).get_by_test_id("reject").click()
+    plan_yes(page, "Duplicates the release calendar", "Waiting for an admin", "Deleted")
     expect(page.locator(".flash")).to_contain_text("Rejected")
     expect(card(page, doubtful)).to_have_count(0)
     assert RuleDecision.objects.get(memory=doubtful, kind="reject").reason == "Duplicates the release calendar"
@@ -106,6 +115,7 @@ def test_approve_reject_four_eyes_and_revoke(page, login, world, screenshot, doc
     page.goto("/console/rules/")
     card(page, own).locator("textarea[name=reason]").first.fill("Agreed in the platform sync")
     card(page, own).get_by_test_id("approve").click()
+    plan_yes(page, ORDINARY, "In force")
     expect(page.locator(".flash")).to_contain_text("in force")
     expect(page.get_by_test_id("rules-in-force")).to_contain_text(ORDINARY)
     assert str(own.pk) in injected(world)
@@ -114,6 +124,7 @@ def test_approve_reject_four_eyes_and_revoke(page, login, world, screenshot, doc
     page.get_by_test_id("rules-in-force").get_by_role("link", name=ORDINARY).click()
     page.fill("#revoke-reason", "Replaced by the repository template")
     page.get_by_test_id("revoke").click()
+    plan_yes(page, ORDINARY, "In use", "Revoked", "Replaced by the repository template")
     expect(page.get_by_test_id("rule-status")).to_have_text("Archived")
     assert Memory.objects.get(pk=own.pk).status == Status.ARCHIVED
     assert str(own.pk) not in injected(world)
@@ -128,6 +139,7 @@ def test_policy_edit_and_restore(page, login, world, screenshot):
     page.fill("#id_alerts_cross_scope_reads_max", "2")
     page.fill("#id_reason", "Task memory for one hour only")
     page.get_by_test_id("policy-save").click()
+    plan_yes(page, "Lifetime: Task progress", "7 days", "1 hour", "Task memory for one hour only")
     expect(page.locator(".flash")).to_contain_text("version 2")
     history = page.get_by_test_id("policy-history")
     expect(history.locator("tr[data-version='2']")).to_contain_text("Lifetime: Task progress: 7 days → 1 hour")
@@ -153,6 +165,7 @@ def test_policy_edit_and_restore(page, login, world, screenshot):
     row.locator("summary").click()
     row.locator("input[name=reason]").fill("Back to the default")
     row.get_by_test_id("restore-1").click()
+    plan_yes(page, "Lifetime: Task progress", "1 hour", "7 days", "Back to the default")
     expect(page.locator(".flash")).to_contain_text(re.compile(r"Version 1 is back in force as version 3"))
     latest = PolicyVersion.objects.filter(tenant=world.demo).order_by("-version").first()
     assert latest.version == 3 and latest.document == PolicyVersion.objects.get(tenant=world.demo, version=1).document

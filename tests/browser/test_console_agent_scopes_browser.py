@@ -8,6 +8,7 @@ from django.test import Client
 from playwright.sync_api import Page, expect
 
 from governance.models import AgentClient
+from tests.browser.plans import plan_yes
 
 pytestmark = pytest.mark.browser
 
@@ -39,6 +40,7 @@ def test_the_admin_makes_a_key_read_only_and_its_writes_stop(page: Page, login, 
     for scope in ("memory.write", "memory.manage", "memory.confirm", "sessions.write"):
         form.get_by_label(scope).uncheck()
     form.get_by_role("button", name="Save scopes").click()
+    plan_yes(page, "demo-agent", "memory.write")
     expect(page.locator(".flash")).to_contain_text("Scopes of demo-agent saved")
     expect(page.get_by_test_id("scopes-demo-agent")).to_contain_text("memory.read, sessions.read")
     screenshot(page, "console-agent-scopes")

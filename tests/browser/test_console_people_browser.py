@@ -13,6 +13,7 @@ from governance.vocabulary import Level
 from memories.access import Caller
 from memories.read.context import ContextRequest, memory_context_build
 from memories.read.scope import ContextScope
+from tests.browser.plans import plan_yes
 
 pytestmark = pytest.mark.browser
 
@@ -60,7 +61,8 @@ def test_people_roles_and_teams(page: Page, browser, live_server, login, world, 
     row = page.get_by_test_id("people").locator("tr[data-user=hank]")
     row.locator("select").select_option("compliance_officer")
     row.get_by_role("button", name="Set role").click()
-    expect(page.locator(".flash")).to_contain_text("hank is now compliance_officer.")
+    plan_yes(page, "hank", "Member", "Compliance officer")
+    expect(page.locator(".flash")).to_contain_text("hank is now Compliance officer.")
     hank.refresh_from_db()
     assert hank.role == "compliance_officer"
 
@@ -69,6 +71,7 @@ def test_people_roles_and_teams(page: Page, browser, live_server, login, world, 
     team.get_by_role("button", name="Add to team").click()
     expect(page.locator("[data-team=ai-platform]")).to_contain_text("hank")
     page.get_by_test_id("remove-ai-platform-hank").click()
+    plan_yes(page, "hank", "ai-platform", "Not on it")
     expect(page.locator(".flash")).to_contain_text("hank left team ai-platform")
     expect(page.locator("[data-team=ai-platform] .team-member", has_text="hank")).to_have_count(0)
     screenshot(page, "console-people")
@@ -98,6 +101,7 @@ def test_project_membership_decides_who_gets_its_rules(page: Page, login, world,
     screenshot(page, "console-projects")
 
     page.get_by_test_id("remove-docs-site-bob").click()
+    plan_yes(page, "bob", "docs-site", "Not in it")
     expect(page.locator(".flash")).to_contain_text("bob left project docs-site")
     expect(page.locator("[data-project=docs-site]")).to_contain_text("Nobody yet")
     assert rules_for(world, "bob", "docs-site") == []
@@ -120,6 +124,7 @@ def test_an_agent_key_is_shown_once_works_and_stops_when_revoked(page: Page, log
     assert ok.status_code == 200
 
     page.get_by_test_id("revoke-support-bot").click()
+    plan_yes(page, "support-bot", "Works", "Revoked")
     expect(page.get_by_test_id("agents").locator("tr[data-agent=support-bot]")).to_contain_text("revoked")
     assert not AgentClient.objects.get(tenant=world.demo, name="support-bot").is_active
     refused = api.post(

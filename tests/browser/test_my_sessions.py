@@ -53,6 +53,13 @@ def test_my_sessions_list_history_and_delete(page, login, live_server, world, sc
     page.goto(f"{live_server.url}/sessions/{trip['id']}/")
     expect(page.locator('li[data-kind="compaction"]')).to_contain_text("Goal:")
     page.get_by_role("link", name="Delete this session").click()
+    facts = page.get_by_test_id("session-facts")
+    expect(facts).to_contain_text("Lisbon offsite")
+    expect(page.get_by_test_id("session-event-count")).to_have_text(str(Session.objects.get(pk=trip["id"]).event_count))
+    page.get_by_test_id("plan-cancel").click()  # Cancel: back to its history, nothing deleted
+    expect(page.locator('li[data-kind="compaction"]')).to_be_visible()
+    assert Session.objects.get(pk=trip["id"]).deleted_at is None
+    page.get_by_role("link", name="Delete this session").click()
     page.get_by_role("button", name="Delete this session").click()
     expect(page.locator(".flash__item--success")).to_contain_text("The session was deleted")
     expect(page.get_by_test_id("sessions")).not_to_contain_text("Lisbon offsite")

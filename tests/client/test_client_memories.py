@@ -8,9 +8,11 @@ import json
 import pytest
 from memgov_client import AuthenticationError, BadRequest, Client, Conflict, NotFound, PermissionDenied
 
+from audit.models import AuditEvent
 from governance.services.tenancy import agent_key_create
 from governance.vocabulary import READ_ONLY_SCOPES
 from memories.models import Memory
+from memories.services.agent_access import agent_access_set
 
 ALICE = {"level": "user", "user_id": "alice"}
 ASKED = {"source_type": "explicit_user_request"}
@@ -35,6 +37,22 @@ def test_the_answer_reports_the_citations_it_used_once(memgov):
     with pytest.raises(BadRequest) as caught:
         memgov.memories.used([])
     assert caught.value.field == "citation_ids"
+
+
+def test_a_use_reported_for_a_person_who_switched_the_agent_off_raises_permission_denied(world, memgov, acme):
+    decision = memgov.memories.write(content="Remember that I prefer answers with tables.", scope=ALICE, source=ASKED)
+    context = memgov.memories.context(scope={"user_id": "alice"}, query="tables")
+    cited = [item["citation_id"] for item in context["items"]]
+    agent_access_set(
+        tenant_id=world.demo.pk, user_id="alice", agent_id=world.demo_agent.pk, blocked=True, actor="user:alice"
+    )
+    with pytest.raises(PermissionDenied) as caught:
+        memgov.memories.used(cited)
+    assert caught.value.status_code == 403 and caught.value.reason_code == "subject_blocked_agent"
+    assert Memory.objects.get(pk=decision["memory_id"]).cited_count == 0
+    assert AuditEvent.objects.filter(reason_code="subject_blocked_agent", subject_id="alice").count() == 1
+    with pytest.raises(BadRequest):  # another tenant's key: the citations don't exist for it
+        acme.memories.used(cited)
 
 
 def test_a_rejected_write_is_returned_not_raised(memgov):

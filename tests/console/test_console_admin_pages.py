@@ -9,46 +9,12 @@ from django.test import Client
 from audit.events import Event
 from audit.models import AuditEvent
 from governance.models import AgentClient, Invitation, Membership, PolicyVersion, Project, Team, all_agent_scopes
-from governance.pipeline.base import Candidate, Scope
 from governance.services.projects import project_create
-from governance.services.tenancy import membership_set, user_create
-from governance.vocabulary import Level, MemoryType, Role, SourceType, Status
+from governance.services.tenancy import user_create
+from governance.vocabulary import Level, Role, Status
 from memories.models import Memory
-from memories.services.write import memory_write
-
-RULE = "All repositories must have a CODEOWNERS file."
-
-
-@pytest.fixture
-def gina(world):
-    """acme's tenant admin: an admin, but of another tenant."""
-    return membership_set(
-        tenant=world.acme, user=user_create(username="gina", password="x"), role=Role.TENANT_ADMIN, actor="t"
-    )
-
-
-@pytest.fixture
-def frank(world):
-    return membership_set(
-        tenant=world.demo, user=user_create(username="frank", password="x"), role=Role.TENANT_ADMIN, actor="t"
-    )
-
-
-@pytest.fixture
-def pending_rule(world) -> Memory:
-    result = memory_write(
-        tenant_id=world.demo.pk,
-        candidate=Candidate(
-            content=RULE,
-            scope=Scope(Level.TENANT),
-            source_type=SourceType.EXPLICIT_USER_REQUEST,
-            type=MemoryType.ORGANIZATION_RULE,
-        ),
-        actor_label="agent:demo-agent",
-        agent=world.demo_agent,
-        on_behalf_of="carol",
-    )
-    return result.memory
+from tests.console.conftest import RULE
+from tests.plans import confirmed
 
 
 def login(client, membership):
@@ -186,7 +152,7 @@ def test_approving_your_own_proposal_is_refused_with_409(client, world, pending_
 
 
 def test_another_admin_approves(client, world, frank, pending_rule):
-    response = login(client, frank).post(f"/console/rules/{pending_rule.pk}/approve", {"reason": "ok"})
+    response = confirmed(login(client, frank), f"/console/rules/{pending_rule.pk}/approve", {"reason": "ok"})
     assert response.status_code == 302
     assert Memory.objects.get(pk=pending_rule.pk).status == Status.ACTIVE
 
@@ -241,7 +207,7 @@ def _policy_form(client) -> dict[str, object]:
 def test_saving_the_policy_makes_a_version_and_a_bad_value_names_its_field(client, world):
     login(client, world.carol)
     data = _policy_form(client) | {"ttl_task_state": 1, "ttl_task_state_unit": "hours", "reason": "Shorter task memory"}
-    assert client.post("/console/policy/", data).status_code == 302
+    assert confirmed(client, "/console/policy/", data).status_code == 302
     assert (
         PolicyVersion.objects.filter(tenant=world.demo)
         .order_by("-version")
@@ -270,11 +236,11 @@ def test_the_policy_chooses_who_learns_from_conversations(client, world, setting
     data = _policy_form(client) | {"extractor": "llm", "reason": "Try the model"}
     refused = client.post("/console/policy/", data)
     assert refused.status_code == 400 and "No language model is set up here" in str(refused.context["form"].errors)
-    assert client.post("/console/policy/", data | {"extractor": "rules"}).status_code == 302
+    assert confirmed(client, "/console/policy/", data | {"extractor": "rules"}).status_code == 302
     newest = PolicyVersion.objects.filter(tenant=world.demo).order_by("-version").first()
     assert newest.version == 2 and newest.document["extractor"] == "rules"
     settings.MEMGOV_EXTRACTOR_URL = "http://127.0.0.1:9/v1/chat/completions"
-    assert client.post("/console/policy/", data | {"reason": "Now the model"}).status_code == 302
+    assert confirmed(client, "/console/policy/", data | {"reason": "Now the model"}).status_code == 302
     assert PolicyVersion.objects.filter(tenant=world.demo).order_by("-version").first().document["extractor"] == "llm"
     client.cookies.load({"django_language": "zh-hans"})
     assert "Rules only" not in client.get("/console/policy/").content.decode()
@@ -290,7 +256,8 @@ def test_restoring_needs_a_reason_and_an_existing_version(client, world):
 def test_agent_rights_are_saved_and_enforced(client, world):
     login(client, world.carol)
     prefix = f"a{world.demo_agent.pk}"
-    response = client.post(
+    response = confirmed(
+        client,
         f"/console/policy/agents/{world.demo_agent.pk}",
         {f"{prefix}-allowed_types": ["user_preference"], f"{prefix}-allowed_levels": ["user"]},
     )
@@ -331,22 +298,23 @@ def test_a_new_key_is_shown_once_and_works(client, world):
 
 def test_rotating_and_revoking_a_key(client, world):
     login(client, world.carol)
-    rotated = client.post(f"/console/agents/{world.demo_agent.pk}/rotate")
+    rotated = confirmed(client, f"/console/agents/{world.demo_agent.pk}/rotate")
     new_key = rotated.context["key"]
     assert world.agent_client(world.demo_key).get("/api/v1/memories?user_id=alice").status_code in (401, 403)
     assert world.agent_client(new_key).get("/api/v1/memories?user_id=alice").status_code == 200
-    assert client.post(f"/console/agents/{world.demo_agent.pk}/revoke").status_code == 302
+    assert confirmed(client, f"/console/agents/{world.demo_agent.pk}/revoke").status_code == 302
     assert world.agent_client(new_key).get("/api/v1/memories?user_id=alice").status_code in (401, 403)
 
 
 def test_roles_change_permissions_but_not_your_own_or_the_last_admins(client, world):
     login(client, world.carol)
-    assert client.post(f"/console/people/{world.alice.pk}/role", {"role": "tenant_admin"}).status_code == 302
+    assert confirmed(client, f"/console/people/{world.alice.pk}/role", {"role": "tenant_admin"}).status_code == 302
     assert login(client, world.alice).get("/console/rules/").status_code == 200  # alice is an admin now
-    assert client.post(f"/console/people/{world.carol.pk}/role", {"role": "member"}).status_code == 302
+    assert confirmed(client, f"/console/people/{world.carol.pk}/role", {"role": "member"}).status_code == 302
     assert login(client, world.carol).get("/console/rules/").status_code == 404
     assert (
-        login(client, world.alice).post(f"/console/people/{world.alice.pk}/role", {"role": "member"}).status_code == 409
+        confirmed(login(client, world.alice), f"/console/people/{world.alice.pk}/role", {"role": "member"}).status_code
+        == 409
     )
     assert client.post(f"/console/people/{world.bob.pk}/role", {"role": "owner-of-everything"}).status_code == 400
 
@@ -372,7 +340,7 @@ def test_adding_people_and_teams(client, world):
     )
     assert team.members.filter(pk=hank.pk).exists()
     assert client.post(f"/console/teams/{team.pk}/members", {"membership": world.erin.pk}).status_code == 404
-    assert client.post(f"/console/teams/{team.pk}/members/{hank.pk}/remove").status_code == 302
+    assert confirmed(client, f"/console/teams/{team.pk}/members/{hank.pk}/remove").status_code == 302
     assert not team.members.filter(pk=hank.pk).exists()
 
 
@@ -398,7 +366,7 @@ def test_projects_and_their_members(client, world, gina):
     assert client.post(f"/console/projects/{docs.pk}/members/{world.bob.pk}/remove").status_code == 404
     assert client.post(f"/console/projects/{docs.pk}/members", {"membership": gina.pk}).status_code == 404
     login(client, world.carol)
-    assert client.post(f"/console/projects/{docs.pk}/members/{world.bob.pk}/remove").status_code == 302
+    assert confirmed(client, f"/console/projects/{docs.pk}/members/{world.bob.pk}/remove").status_code == 302
     assert not docs.members.exists()
     changes = AuditEvent.objects.filter(tenant=world.demo, event="membership_changed").values_list("details", flat=True)
     assert [d["change"] for d in changes if d.get("project_id") == docs.pk] == [
@@ -435,5 +403,5 @@ def test_the_pages_speak_chinese(client, world, frank, pending_rule):
     for path, text in expected.items():
         response = client.get(path)
         assert response.status_code == 200 and text in response.content.decode(), path
-    approved = client.post(f"/console/rules/{pending_rule.pk}/approve", {"reason": ""}, follow=True)
+    approved = confirmed(client, f"/console/rules/{pending_rule.pk}/approve", {"reason": ""}, follow=True)
     assert "已批准：规则已生效" in approved.content.decode()  # the flash message, translated

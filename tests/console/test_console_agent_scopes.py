@@ -10,6 +10,7 @@ from governance.models import AgentClient
 from governance.scopes import SCOPE_TABLE
 from governance.services.tenancy import membership_set, user_create
 from governance.vocabulary import Role
+from tests.plans import confirmed
 
 
 def _login(client, membership):
@@ -38,8 +39,10 @@ def test_the_admin_sees_each_scope_with_its_endpoints_and_tools(client, world):
 
 def test_the_admin_makes_a_key_read_only_and_it_is_audited(client, world):
     agent = world.demo_agent
-    response = _login(client, world.carol).post(
-        f"/console/agents/{agent.pk}/scopes", {f"s{agent.pk}-scopes": ["memory.read", "sessions.read"]}
+    response = confirmed(
+        _login(client, world.carol),
+        f"/console/agents/{agent.pk}/scopes",
+        {f"s{agent.pk}-scopes": ["memory.read", "sessions.read"]},
     )
     assert response.status_code == 302
     agent.refresh_from_db()
@@ -80,5 +83,7 @@ def test_nobody_else_sees_or_changes_the_scopes(client, world, gina, who):
     agent = world.demo_agent
     response = client.post(f"/console/agents/{agent.pk}/scopes", {f"s{agent.pk}-scopes": []})
     assert response.status_code == 404
+    forged = {f"s{agent.pk}-scopes": [], "confirm": "yes", "plan": "0" * 32}
+    assert client.post(f"/console/agents/{agent.pk}/scopes", forged).status_code == 404
     agent.refresh_from_db()
     assert len(agent.scopes) == len(SCOPE_TABLE)

@@ -22,6 +22,7 @@ from governance.services.invitations import invitation_accept, invitation_create
 from governance.services.people import PeopleError
 from governance.services.tenancy import membership_set, user_create
 from governance.vocabulary import Role
+from tests.plans import confirmed
 
 
 @pytest.fixture
@@ -133,7 +134,7 @@ def test_withdrawn_and_expired_invitations_cannot_be_accepted(world):
     hank = user_create(username="hank", password="x")
     admin = logged_in(world.carol.user)
     withdrawn = invitation_create(tenant=world.demo, username="hank", role="member", subject_id="", acting=world.carol)
-    assert admin.post(f"/console/people/invitations/{withdrawn.pk}/withdraw").status_code == 302
+    assert confirmed(admin, f"/console/people/invitations/{withdrawn.pk}/withdraw").status_code == 302
     assert logged_in(hank).post(f"/invitations/{withdrawn.pk}/accept").status_code == 404
     with pytest.raises(PeopleError):
         invitation_accept(invitation=withdrawn, user=hank)

@@ -4,6 +4,7 @@ empty and delete_all_memories is refused — and all of it works again once the 
 
 from __future__ import annotations
 
+from audit.models import AuditEvent
 from memories.models import Memory
 from memories.services.agent_access import agent_access_set
 
@@ -52,3 +53,21 @@ def test_the_openmemory_tools_honour_it_too(world, make_memory, mcp_call):
     assert mcp_call(key, "search_memory", {"query": "tables"}, subject="bob").data["results"]
     switch(world, blocked=False)
     assert mcp_call(key, "search_memory", {"query": "tables"}, subject="alice").data["results"]
+
+
+def test_memory_used_is_refused_for_a_switched_off_agent_and_the_refusal_audited(world, make_memory, mcp_call):
+    memory = make_memory(world.demo, "Prefers answers as tables.", user_id="alice")
+    key = world.demo_key
+    items = mcp_call(key, "memory_context", {"scope": {"user_id": "alice"}, "query": "tables"}).data["items"]
+    cited = [item["citation_id"] for item in items]
+    switch(world, blocked=True)
+    refused = mcp_call(key, "memory_used", {"citation_ids": cited})
+    assert refused.error and "subject_blocked_agent" in refused.text
+    assert Memory.objects.get(pk=memory.pk).cited_count == 0
+    audited = AuditEvent.objects.get(reason_code="subject_blocked_agent", event="memory_read", subject_id="alice")
+    assert set(audited.details) == {"read_ids"} and audited.agent_version == world.demo_agent.name
+    # Another tenant's agent learns nothing of the switch: to it the citations don't exist.
+    foreign = mcp_call(world.acme_key, "memory_used", {"citation_ids": cited})
+    assert foreign.error and "no such citation" in foreign.text and "subject_blocked_agent" not in foreign.text
+    switch(world, blocked=False)
+    assert mcp_call(key, "memory_used", {"citation_ids": cited}).data == {"recorded": 1, "repeated": 0}

@@ -23,6 +23,7 @@ from memories.models import Confirmation, ErasureReceipt, Memory, SessionOptOut,
 from memories.services.records import memory_delete
 from memories.services.subjects import subject_erase
 from memories.services.write import memory_write
+from tests.plans import say_yes
 
 LONG = "x" * 100_000
 MISSING = "0190a0a0-0000-7000-8000-000000000000"
@@ -272,10 +273,11 @@ def test_clearing_a_session_clears_only_my_memories_of_it(world, scene, make_mem
         world.demo, "Alice's s1 note", user_id="alice", type="temporary_context", level=Level.SESSION, session_id="s1"
     )
     alice = logged_in(world.alice)
-    shown = page_text(alice.post("/controls/sessions/clear", {"clear-session_id": "s1"}))
+    asked = alice.post("/controls/sessions/clear", {"clear-session_id": "s1"})
+    shown = page_text(asked)
     assert "Alice&#x27;s s1 note" in shown
     assert "Bob prefers tables too" not in shown and "Acme alice" not in shown
-    assert alice.post("/controls/sessions/clear", {"clear-session_id": "s1", "confirm": "on"}).status_code == 302
+    assert say_yes(alice, asked).status_code == 302
     assert Memory.objects.get(pk=mine.pk).status == "deleted"
     assert Memory.objects.get(pk=scene.bobs.pk).status == "active"
     assert Memory.objects.get(pk=scene.acme_alices.pk).status == "active"

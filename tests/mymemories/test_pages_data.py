@@ -71,3 +71,16 @@ def test_erase_accepts_the_chinese_phrase(world, make_memory):
     assert "删除我的全部记忆" in alice.get("/data/erase").content.decode()
     assert alice.post("/data/erase", {"phrase": "删除我的全部记忆"}).status_code == 302
     assert not Memory.objects.filter(tenant=world.demo, user_id="alice").exists()
+
+
+def test_the_erase_page_says_what_will_be_erased_and_counts_only_mine(world, make_memory):
+    make_memory(world.demo, "Alice prefers tables.", user_id="alice")
+    make_memory(world.demo, "Alice prefers short answers.", user_id="alice")
+    make_memory(world.demo, "Bob prefers tables too.", user_id="bob")
+    make_memory(world.acme, "Acme's alice prefers emoji.", user_id="alice")
+    page = _login(world.alice).get("/data/erase").content.decode()
+    assert "What will be erased: 2 memories and 0 sessions, with their history." in page
+    assert Memory.objects.filter(user_id="alice").count() == 3  # showing it erased nothing
+    zh = _login(world.alice)
+    zh.cookies.load({"django_language": "zh-hans"})
+    assert "将被清除：2 条记忆和0 个会话" in zh.get("/data/erase").content.decode()

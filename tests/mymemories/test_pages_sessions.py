@@ -10,6 +10,7 @@ from conversations.services.events import NewEvent, session_events_append
 from conversations.services.sessions import session_create, session_fork
 from governance.vocabulary import Level
 from memories.models import Memory, SessionOptOut
+from tests.plans import say_yes
 
 
 def login(membership) -> Client:
@@ -45,11 +46,16 @@ def test_the_controls_page_lists_my_sessions_with_their_actions(world, alices, m
 
 
 def test_dont_save_on_a_listed_session_marks_it_and_rule_2_sees_it(world, alices):
-    assert login(world.bob).post("/controls/sessions/opt-out", {"optout-session_id": str(alices.pk)}).status_code == 302
+    bob = login(world.bob)
+    bobs_plan = bob.post("/controls/sessions/opt-out", {"optout-session_id": str(alices.pk)})
+    assert bobs_plan.status_code == 200 and "Offsite planning" not in bobs_plan.content.decode()  # not his to see
+    assert say_yes(bob, bobs_plan).status_code == 302
     assert not Session.objects.get(pk=alices.pk).dont_save  # bob's opt-out is his own id, not alice's session
-    assert (
-        login(world.alice).post("/controls/sessions/opt-out", {"optout-session_id": str(alices.pk)}).status_code == 302
-    )
+    alice = login(world.alice)
+    plan = alice.post("/controls/sessions/opt-out", {"optout-session_id": str(alices.pk)})
+    assert "Offsite planning" in plan.content.decode() and 'data-testid="session-event-count"' in plan.content.decode()
+    assert not Session.objects.get(pk=alices.pk).dont_save  # asking changes nothing
+    assert say_yes(alice, plan).status_code == 302
     assert Session.objects.get(pk=alices.pk).dont_save
     assert SessionOptOut.objects.filter(user_id="alice", session_id=str(alices.pk)).exists()
 
@@ -76,9 +82,34 @@ def test_deleting_asks_first_then_deletes_only_mine(world, alices, make_memory):
     assert login(world.bob).post(f"/sessions/{alices.pk}/delete").status_code == 404
     assert login(world.erin).get(f"/sessions/{alices.pk}/delete").status_code == 404
     alice = login(world.alice)
-    assert "Delete the session" in alice.get(f"/sessions/{alices.pk}/delete").content.decode()
+    asked = alice.get(f"/sessions/{alices.pk}/delete")
+    assert "Delete the session" in asked.content.decode()
     assert Session.objects.filter(pk=alices.pk).exists()  # asking deletes nothing
-    response = alice.post(f"/sessions/{alices.pk}/delete", follow=True)
+    response = say_yes(alice, asked, follow=True)
     assert "The session was deleted: 2 events and 1 memory." in response.content.decode()
     assert not Session.objects.filter(pk=alices.pk).exists()
     assert Memory.objects.get(pk=memory.pk).status == "deleted"
+
+
+def test_a_yes_to_a_deletion_plan_that_changed_since_deletes_nothing(world, alices, make_memory):
+    alice = login(world.alice)
+    asked = alice.get(f"/sessions/{alices.pk}/delete")
+    make_memory(world.demo, "Said meanwhile", user_id="alice", level=Level.SESSION, session_id=str(alices.pk),
+                type="temporary_context", source_type="user_statement")  # fmt: skip
+    stale = say_yes(alice, asked)
+    assert stale.status_code == 409 and "Said meanwhile" in stale.content.decode()  # what would go now
+    assert Session.objects.filter(pk=alices.pk).exists()
+    assert say_yes(alice, stale).status_code == 302 and not Session.objects.filter(pk=alices.pk).exists()
+
+
+def test_a_yes_to_a_clear_plan_that_changed_since_deletes_nothing(world, alices, make_memory):
+    first = make_memory(world.demo, "First note", user_id="alice", level=Level.SESSION, session_id=str(alices.pk),
+                        type="temporary_context", source_type="user_statement")  # fmt: skip
+    alice = login(world.alice)
+    asked = alice.post("/controls/sessions/clear", {"clear-session_id": str(alices.pk)})
+    assert "Offsite planning" in asked.content.decode() and "First note" in asked.content.decode()
+    make_memory(world.demo, "Second note", user_id="alice", level=Level.SESSION, session_id=str(alices.pk),
+                type="temporary_context", source_type="user_statement")  # fmt: skip
+    stale = say_yes(alice, asked)
+    assert stale.status_code == 409 and "Second note" in stale.content.decode()
+    assert Memory.objects.get(pk=first.pk).status == "active"

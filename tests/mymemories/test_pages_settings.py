@@ -8,6 +8,7 @@ from audit.models import AuditEvent
 from governance.vocabulary import Level
 from memories.models import Memory, SessionOptOut, Subject
 from memories.selectors import session_is_opted_out, subject_is_paused
+from tests.plans import say_yes
 
 
 def _login(membership) -> Client:
@@ -35,7 +36,10 @@ def test_pause_all_and_resume(world):
 
 def test_dont_save_this_session(world):
     alice = _login(world.alice)
-    assert alice.post("/controls/sessions/opt-out", {"optout-session_id": "sess-7"}).status_code == 302
+    asked = alice.post("/controls/sessions/opt-out", {"optout-session_id": "sess-7"})
+    assert asked.status_code == 200 and "sess-7" in asked.content.decode()
+    assert not session_is_opted_out(tenant_id=world.demo.pk, user_id="alice", session_id="sess-7")  # asked only
+    assert say_yes(alice, asked).status_code == 302
     assert session_is_opted_out(tenant_id=world.demo.pk, user_id="alice", session_id="sess-7")
     assert "sess-7" in alice.get("/controls/").content.decode()
     # Empty or over-long session ids are a form error, not a 500.
@@ -60,7 +64,7 @@ def test_clear_a_session_shows_what_goes_then_deletes_only_that_session(world, m
     assert "Bob&#x27;s note" not in preview.content.decode()
     in_session.refresh_from_db()
     assert in_session.status == "active"  # nothing deleted before the confirmation
-    alice.post("/controls/sessions/clear", {"clear-session_id": "s1", "confirm": "on"})
+    say_yes(alice, preview)
     statuses = dict(Memory.objects.values_list("id", "status"))
     assert statuses == {in_session.id: "deleted", other_session.id: "active", bobs.id: "active"}
 

@@ -40,7 +40,8 @@ class AuthenticationError(APIError):
 
 
 class PermissionDenied(APIError):
-    """403: the key lacks the scope this call needs (``reason_code`` ``insufficient_scope``)."""
+    """403: the key lacks the scope this call needs (``reason_code`` ``insufficient_scope``), or the person
+    switched this agent off (``subject_blocked_agent``)."""
 
 
 class NotFound(APIError):
