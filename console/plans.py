@@ -56,9 +56,11 @@ def _posted(request: HttpRequest) -> list[tuple[str, list[str]]]:
     return sorted((name, values) for name, values in request.POST.lists() if name not in _OWN_FIELDS)
 
 
-def plan_token(request: HttpRequest, plan: Plan) -> str:
-    """The token of this plan for this request's path and fields (the confirm must carry the same)."""
-    payload = json.dumps([request.path, _posted(request), plan.state], sort_keys=True, default=str)
+def plan_token(request: HttpRequest, access: ConsoleAccess, plan: Plan) -> str:
+    """The token of this plan for this person, in this tenant, for this request's path and fields (the
+    confirm must carry the same): a plan shown to one admin, or in one tenant, confirms nothing elsewhere."""
+    who = [access.membership.pk, access.tenant.pk, request.user.pk]
+    payload = json.dumps([who, request.path, _posted(request), plan.state], sort_keys=True, default=str)
     return salted_hmac(SALT, payload).hexdigest()[:32]
 
 
@@ -66,7 +68,7 @@ def _render(request: HttpRequest, access: ConsoleAccess, plan: Plan, *, console_
     context = {
         "console_page": console_page,
         "plan": plan,
-        "token": plan_token(request, plan),
+        "token": plan_token(request, access, plan),
         "fields": [(name, value) for name, values in _posted(request) for value in values],
         "stale": stale,
     }
@@ -85,6 +87,6 @@ def plan_then_act(
     ``act()`` — only for the plan the person confirmed. Call it after the input is checked (4xx first)."""
     if not request.POST.get("confirm"):
         return _render(request, access, plan, console_page=console_page, stale=False)
-    if not constant_time_compare(request.POST.get("plan", ""), plan_token(request, plan)):
+    if not constant_time_compare(request.POST.get("plan", ""), plan_token(request, access, plan)):
         return _render(request, access, plan, console_page=console_page, stale=True)
     return act()

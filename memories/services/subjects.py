@@ -7,7 +7,6 @@ from django.db import transaction
 from audit.events import Event
 from audit.services import audit_record
 from dbkit.scrub import scrub_after_delete, sqlite_secure_delete_on
-from governance.vocabulary import Status
 from memories.models import (
     AgentAccess,
     Confirmation,
@@ -17,6 +16,7 @@ from memories.models import (
     SessionOptOut,
     Subject,
 )
+from memories.selectors import memory_list_for_subject
 from memories.services.records import memory_delete
 from vault.erasure import Tombstone, subject_key_shred
 
@@ -78,10 +78,9 @@ def session_opt_out_withdraw(*, tenant_id: int, user_id: str, session_id: str, a
 
 @transaction.atomic
 def session_clear(*, tenant_id: int, user_id: str, session_id: str, actor: str) -> int:
-    """Delete every live memory of one session of this subject; returns how many."""
-    memories = Memory.objects.filter(tenant_id=tenant_id, user_id=user_id, session_id=session_id).exclude(
-        status=Status.DELETED
-    )
+    """Delete every live memory of one session of this subject (active, paused or pending: what the person's
+    page lists and names before they say yes); returns how many. Archived and expired ones stay in history."""
+    memories = memory_list_for_subject(tenant_id=tenant_id, user_id=user_id).filter(session_id=session_id)
     count = 0
     for memory in memories:
         memory_delete(memory=memory, actor=actor)

@@ -259,3 +259,16 @@ def test_a_plan_that_would_change_nothing_offers_no_yes(admin, world, pending_ru
     same = admin.post(f"/console/agents/{agent.pk}/scopes", {f"s{agent.pk}-scopes": list(agent.scopes)})
     assert same.status_code == 200 and "Nothing would change." in same.content.decode()
     assert 'data-testid="plan-yes"' not in same.content.decode()
+
+
+def test_a_plan_shown_to_one_admin_confirms_nothing_for_another(admin, world, pending_rule):
+    from django.test import Client
+
+    action = actions(world, admin, pending_rule)["revoke-key"]
+    token = plan_of(admin.post(action.path, action.data))  # shown to frank
+    carol = Client()
+    carol.force_login(world.carol.user)
+    replayed = carol.post(action.path, {**action.data, "confirm": "yes", "plan": token})
+    assert replayed.status_code == 409 and not action.done()
+    assert admin.post(action.path, {**action.data, "confirm": "yes", "plan": token}).status_code in (200, 302)
+    assert action.done()

@@ -58,15 +58,25 @@ def test_clear_a_session_shows_what_goes_then_deletes_only_that_session(world, m
     bobs = make_memory(
         world.demo, "Bob's note", user_id="bob", type="temporary_context", level=Level.SESSION, session_id="s1"
     )
+    # Out of the list and out of the plan, so out of what a yes deletes: it stays in history.
+    archived = make_memory(
+        world.demo, "Old offsite plan", user_id="alice", type="temporary_context", level=Level.SESSION, session_id="s1"
+    )
+    Memory.objects.filter(pk=archived.pk).update(status="archived")
     alice = _login(world.alice)
     preview = alice.post("/controls/sessions/clear", {"clear-session_id": "s1"})
     assert preview.status_code == 200 and "Offsite budget" in preview.content.decode()
-    assert "Bob&#x27;s note" not in preview.content.decode()
+    assert "Bob&#x27;s note" not in preview.content.decode() and "Old offsite plan" not in preview.content.decode()
     in_session.refresh_from_db()
     assert in_session.status == "active"  # nothing deleted before the confirmation
     say_yes(alice, preview)
     statuses = dict(Memory.objects.values_list("id", "status"))
-    assert statuses == {in_session.id: "deleted", other_session.id: "active", bobs.id: "active"}
+    assert statuses == {
+        in_session.id: "deleted",
+        other_session.id: "active",
+        bobs.id: "active",
+        archived.id: "archived",
+    }
 
 
 def test_a_teammate_clearing_the_same_session_id_touches_only_their_own(world, make_memory):
