@@ -35,7 +35,7 @@ LIFECYCLE_EVERY_DEFAULTS = {
     "purge": 3600,
     "unused": 6 * 3600,
     "reembed": 300,
-    "reindex": 3600,
+    "reindex": 300,
     "sessions_purge": 3600,
 }
 

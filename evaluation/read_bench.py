@@ -145,7 +145,9 @@ def _values(
         "user_id": user_id,
         "content": seal(content, key_id=key[0], key=key[1], aad=aad),
         "fingerprint": fingerprint_hex,
-        **aspect_index.index_fields(tenant_id=tenant.pk, fingerprint=fingerprint_hex, found=_parsed(content)),
+        **aspect_index.index_fields(
+            tenant_id=tenant.pk, owner=user_id, fingerprint=fingerprint_hex, found=_parsed(content)
+        ),
         "confidence": round(rng.uniform(0.5, 1.0), 2),
         "created_by": "bench",
         "created_at": now,

@@ -15,6 +15,7 @@ from conversations.selectors.events import event_visible_to
 from conversations.selectors.tasks import task_state_get
 from conversations.services.errors import SessionInputError
 from conversations.services.events import NewEvent, session_events_append
+from conversations.validation import check_ident
 from governance.models import AgentClient
 from handoffs.models import Handoff
 from handoffs.selectors import crossing_memories
@@ -45,7 +46,8 @@ def handoff_create(*, caller: Caller, session: Session, task_id: str, to_agent: 
     the handoff row (ids only) and ``handoff_created``. 400s (SessionInputError) name the field."""
     if caller.agent is None:
         raise SessionInputError("to_agent", "only an agent hands a task over")
-    receiver = _receiver(tenant_id=caller.tenant_id, name=to_agent, sender=caller.agent)
+    task_id = check_ident("task_id", task_id, required=True)
+    receiver = _receiver(tenant_id=caller.tenant_id, name=to_agent.strip(), sender=caller.agent)
     state = task_state_get(session=session, task_id=task_id)
     if state is None:
         raise SessionInputError("task_id", "this session holds no state of this task")

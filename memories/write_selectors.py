@@ -8,7 +8,7 @@ tuples: building the same queries through the ORM cost several times what the da
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -17,6 +17,7 @@ from django.db import connection
 
 from governance.models import Membership, PolicyVersion
 from governance.pipeline.base import ExistingMemory, PolicySnapshot, Scope
+from governance.pipeline.lexicons.conflict import AspectValues
 from governance.policy import default_policy_document, snapshot_from_document, snapshot_from_text
 from governance.vocabulary import Level, MemoryType, SourceType, Status
 from memories import aspect_index
@@ -113,7 +114,7 @@ def existing_in_scope(
     if column:
         sql += f" AND {connection.ops.quote_name(column)} = %s"
         params.append(getattr(scope, column))
-    tags = aspect_index.name_tags(tenant_id=tenant_id, names=aspect_names)
+    tags = aspect_index.name_tags(tenant_id=tenant_id, owner=scope.user_id, names=aspect_names)
     sql += " AND (fingerprint = %s OR aspect_key <> (CAST(%s AS TEXT) || SUBSTR(fingerprint, 1, %s))"
     params += [fingerprint, aspect_index.key_prefix(), aspect_index.KEY_FINGERPRINT_HEX]
     for tag in tags:
@@ -139,7 +140,11 @@ def existing_in_scope(
                 confidence=confidence,
                 scope=scope,
                 version=version,
-                aspects=aspect_index.decode(tenant_id=tenant_id, tags=row_tags) if indexed else None,
+                aspects=_decoded(tenant_id, scope.user_id, row_tags) if indexed else None,
             )
         )
     return tuple(found)
+
+
+def _decoded(tenant_id: int, owner: str, tags: str) -> Mapping[str, AspectValues]:
+    return aspect_index.decode(tenant_id=tenant_id, owner=owner, tags=tags)

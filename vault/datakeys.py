@@ -54,8 +54,20 @@ def _key_row(where: str, params: list[object]) -> DataKey | None:
     return next(iter(DataKey.objects.using(KEYS_DB).raw(sql, params)), None)
 
 
+def data_key_existing(*, tenant_id: int, owner: str) -> tuple[int, bytes] | None:
+    """The owner's (id, key) if they have one; None otherwise (never creates one)."""
+    return _owner_key(tenant_id=tenant_id, owner=owner, create=False)
+
+
 def data_key_for(*, tenant_id: int, owner: str) -> tuple[int, bytes]:
     """The (id, key) that encrypts new values for this owner, creating the key on first use."""
+    found = _owner_key(tenant_id=tenant_id, owner=owner, create=True)
+    if found is None:  # pragma: no cover — _owner_key creates a missing key when asked to
+        raise RuntimeError("no data key was created")
+    return found
+
+
+def _owner_key(*, tenant_id: int, owner: str, create: bool) -> tuple[int, bytes] | None:
     from vault.models import DataKey
 
     now = time.monotonic()
@@ -63,6 +75,8 @@ def data_key_for(*, tenant_id: int, owner: str) -> tuple[int, bytes]:
     if cached and now - cached[0] < _CACHE_SECONDS:
         return cached[1], cached[2]
     row = _key_row("tenant_id = %s AND owner = %s", [tenant_id, owner])
+    if row is None and not create:
+        return None
     if row is None:
         keyring = get_keyring()
         key = os.urandom(32)

@@ -21,6 +21,7 @@ import re
 import zlib
 from functools import cache
 from pathlib import Path
+from threading import Lock
 
 import numpy as np
 
@@ -73,8 +74,16 @@ def dense_features(texts: list[str]) -> np.ndarray:
     return matrix / norms
 
 
-@cache
+_weights_lock = Lock()
+
+
 def _weights() -> tuple[np.ndarray, np.ndarray, float]:
+    with _weights_lock:  # one load, however many threads ask first
+        return _load_weights()
+
+
+@cache
+def _load_weights() -> tuple[np.ndarray, np.ndarray, float]:
     with np.load(WEIGHTS) as data:
         weights = data["weights"].astype(np.float64)
         return weights[:BUCKETS], weights[BUCKETS:], float(data["bias"][0])

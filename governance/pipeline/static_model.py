@@ -6,12 +6,21 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from threading import Lock
 from typing import Any
+
+_lock = Lock()
+
+
+def l2_supercat() -> Any:
+    """A ``WordLlamaInference`` over the shipped weights, loaded once: threads that ask at the same time
+    wait for the one load (about a second) rather than each making their own."""
+    with _lock:
+        return _load()
 
 
 @cache
-def l2_supercat() -> Any:
-    """A ``WordLlamaInference`` over the shipped weights (thread-safe to call: ``cache`` holds one)."""
+def _load() -> Any:
     import wordllama
     from safetensors import safe_open
     from wordllama import WordLlama

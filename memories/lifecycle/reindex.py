@@ -7,14 +7,17 @@ them by opening and parsing them, so they cost as before until this job has inde
 
 One bounded run: the next ``batch_size`` such memories (active, paused or pending: what a write
 compares with now or after a resume), oldest id first; each is opened and parsed, and its index
-stored only if its fingerprint is still the one parsed (an edit meanwhile indexed itself). Counts
-only, never content; the index is derived from content already audited, so no audit event per row.
+stored only if its fingerprint is still the one parsed (an edit meanwhile indexed itself). A row that
+can't be opened is marked so under this parser (``unreadable``) and the job moves past it; a write still
+parses it when it compares, as before. At the beat's default (every 5 minutes, 20 batches of 200) a
+process indexes about 48,000 rows an hour. Counts only, never content; the index is derived from
+content already audited, so no audit event per row.
 """
 
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Q, Value
+from django.db.models import F, Q, Value
 from django.db.models.functions import Concat, Substr
 
 from governance.vocabulary import Status
@@ -28,10 +31,12 @@ INDEXED_STATUSES = (Status.ACTIVE, Status.PAUSED, Status.PENDING_CONFIRMATION, S
 
 
 def stale(tenant_id: int | None = None):  # -> QuerySet[Memory]
-    """The memories whose index doesn't describe their text under the current parser."""
+    """The memories whose index doesn't describe their text under the current parser (those found
+    unreadable under it left out: they wait for the next parser)."""
     current = Concat(Value(aspect_index.key_prefix()), Substr("fingerprint", 1, aspect_index.KEY_FINGERPRINT_HEX))
-    memories = Memory.objects.filter(status__in=INDEXED_STATUSES).alias(current_key=current)
-    memories = memories.filter(~Q(aspect_key=current))
+    unreadable = Concat(Value(aspect_index.UNREADABLE), current)
+    memories = Memory.objects.filter(status__in=INDEXED_STATUSES).alias(current_key=current, unreadable_key=unreadable)
+    memories = memories.filter(~Q(aspect_key=F("current_key")) & ~Q(aspect_key=F("unreadable_key")))
     return memories if tenant_id is None else memories.filter(tenant_id=tenant_id)
 
 
@@ -46,11 +51,14 @@ def reindex_run(*, tenant_id: int | None = None, batch_size: int = DEFAULT_BATCH
         for memory in batch:
             try:
                 found = aspect_index.parsed(memory.content)
-            except DecryptionError:  # erased while we read: nothing to index
-                result.add("skipped")
-                continue
-            fields = aspect_index.index_fields(tenant_id=memory.tenant_id, fingerprint=memory.fingerprint, found=found)
+            except DecryptionError:  # its key is gone (erased while we read) or the row is damaged
+                fields, outcome = aspect_index.unreadable_fields(memory.fingerprint), "unreadable"
+            else:
+                fields = aspect_index.index_fields(
+                    tenant_id=memory.tenant_id, owner=memory.user_id, fingerprint=memory.fingerprint, found=found
+                )
+                outcome = "indexed"
             with transaction.atomic():
                 updated = Memory.objects.filter(pk=memory.pk, fingerprint=memory.fingerprint).update(**fields)
-            result.add("indexed" if updated else "skipped")
+            result.add(outcome if updated else "skipped")
     return result

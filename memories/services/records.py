@@ -127,7 +127,9 @@ def memory_create(
         task_id=scope.task_id,
         type=new.type,
         fingerprint=fingerprint,
-        **_index(tenant_id=tenant_id, fingerprint=fingerprint, content=new.content, found=new.aspects),
+        **_index(
+            tenant_id=tenant_id, owner=scope.user_id, fingerprint=fingerprint, content=new.content, found=new.aspects
+        ),
         source_type=new.source_type,
         source_message_id=new.source_message_id,
         confidence=new.confidence,
@@ -154,12 +156,12 @@ def memory_create(
 
 
 def _index(
-    *, tenant_id: int, fingerprint: str, content: str, found: Mapping[str, AspectValues] | None
+    *, tenant_id: int, owner: str, fingerprint: str, content: str, found: Mapping[str, AspectValues] | None
 ) -> dict[str, str]:
-    """The comparison index's columns for this text (memories/aspect_index.py)."""
+    """The comparison index's columns for this text of this owner (memories/aspect_index.py)."""
     if found is None:
         found = aspect_index.parsed(content)
-    return aspect_index.index_fields(tenant_id=tenant_id, fingerprint=fingerprint, found=found)
+    return aspect_index.index_fields(tenant_id=tenant_id, owner=owner, fingerprint=fingerprint, found=found)
 
 
 def _keep_first_version(memory: Memory) -> None:
@@ -206,7 +208,13 @@ def memory_update(
     if content is not None:
         memory.content = content
         memory.fingerprint = content_fingerprint(tenant_id=memory.tenant_id, content=content)
-        index = _index(tenant_id=memory.tenant_id, fingerprint=memory.fingerprint, content=content, found=aspects)
+        index = _index(
+            tenant_id=memory.tenant_id,
+            owner=memory.user_id,
+            fingerprint=memory.fingerprint,
+            content=content,
+            found=aspects,
+        )
         memory.aspect_key, memory.aspect_tags = index["aspect_key"], index["aspect_tags"]
         fields += ["content", "fingerprint", "aspect_key", "aspect_tags"]
         memory_embed_inline(memory=memory, content=content)

@@ -61,6 +61,7 @@ def test_no_other_key_reads_a_handoff_not_even_its_sender_or_the_other_tenant(wo
         ({"to_agent": "acme-agent"}, "invalid_request: to_agent"),  # another tenant's key: unknown here
         ({"to_agent": "demo-agent"}, "invalid_request: to_agent"),  # itself
         ({"task_id": "never-started"}, "invalid_request: task_id"),
+        ({"task_id": "../x"}, "invalid_request: task_id"),
         ({"to_agent": ""}, "to_agent"),
         ({"session_id": "not-a-uuid"}, "session_id"),
     ],
@@ -86,3 +87,8 @@ def test_each_key_lists_and_calls_only_the_handoff_tool_its_scopes_grant(world, 
     assert "handoff_create" in {tool.name for tool in mcp_tools(world.demo_key)}
     refused = _create(mcp_call, h["receiver_key"], h, task_id="refund-99", to_agent="demo-agent")
     assert refused.error and "insufficient_scope:" in refused.text, refused.text
+
+
+def test_a_receivers_name_with_spaces_around_it_is_the_receiver_as_over_rest(world, handoff_world, mcp_call):
+    made = _create(mcp_call, world.demo_key, handoff_world, to_agent="  billing-agent ").data
+    assert made["to_agent"] == "billing-agent"

@@ -96,19 +96,30 @@ def test_the_texts_cover_every_aspect():
 def test_tags_read_back_exactly_what_the_parser_found(world):
     for text in TEXTS:
         found = aspects(screen(text))
-        tags = aspect_index.encode(tenant_id=world.demo.pk, found=found)
-        assert aspect_index.decode(tenant_id=world.demo.pk, tags=tags) == found, text
+        tags = aspect_index.encode(tenant_id=world.demo.pk, owner="alice", found=found)
+        assert aspect_index.decode(tenant_id=world.demo.pk, owner="alice", tags=tags) == found, text
+        assert tags.split() == sorted(tags.split())  # in sorted order: a tag's position says nothing
 
 
-def test_tags_are_keyed_per_tenant_and_say_nothing_in_clear(world):
+def test_tags_are_keyed_per_subject_say_nothing_in_clear_and_go_with_the_subjects_key(world):
+    from vault.datakeys import data_key_destroy
+
     found = aspects(screen("Please answer in English, in short tables."))
     assert set(found) == {"answer_language", "answer_length", "format"}
-    demo = aspect_index.encode(tenant_id=world.demo.pk, found=found)
-    acme = aspect_index.encode(tenant_id=world.acme.pk, found=found)
-    assert set(demo.split()).isdisjoint(acme.split())
+    alice = aspect_index.encode(tenant_id=world.demo.pk, owner="alice", found=found)
+    bob = aspect_index.encode(tenant_id=world.demo.pk, owner="bob", found=found)
+    acme = aspect_index.encode(tenant_id=world.acme.pk, owner="alice", found=found)
+    assert len(alice.split()) == 6  # three aspects, a value each
+    assert set(alice.split()).isdisjoint(bob.split()) and set(alice.split()).isdisjoint(acme.split())
     for word in ("english", "en", "short", "table", "answer", "format"):
-        assert word not in demo.split()
-    assert aspect_index.decode(tenant_id=world.acme.pk, tags=demo) == {}
+        assert word not in alice.split()
+    assert aspect_index.decode(tenant_id=world.demo.pk, owner="bob", tags=alice) == {}
+    assert aspect_index.decode(tenant_id=world.acme.pk, owner="alice", tags=alice) == {}
+    # Erasure destroys the subject's key: their tags can't be read back by anyone, this process included.
+    data_key_destroy(tenant_id=world.demo.pk, owner="alice")
+    aspect_index._tags_cache.clear()
+    assert aspect_index.decode(tenant_id=world.demo.pk, owner="alice", tags=alice) == {}
+    assert aspect_index.name_tags(tenant_id=world.demo.pk, owner="alice", names=["format"]) == []
 
 
 def test_a_write_reads_only_the_rows_it_could_duplicate_or_contradict(world):
@@ -147,7 +158,7 @@ def test_an_edit_reindexes_the_new_text(world):
     memory = _write(world.demo, "I prefer short answers.").memory
     memory_update(memory=memory, actor="user:alice", content="I like answers as tables.")
     memory.refresh_from_db()
-    assert aspect_index.decode(tenant_id=world.demo.pk, tags=memory.aspect_tags) == aspects(
+    assert aspect_index.decode(tenant_id=world.demo.pk, owner="alice", tags=memory.aspect_tags) == aspects(
         screen("I like answers as tables.")
     )
     assert memory.aspect_key == aspect_index.aspect_key(memory.fingerprint)
@@ -209,7 +220,8 @@ def test_the_reindex_job_indexes_what_is_stale_and_nothing_else(world, monkeypat
     assert reindex_run(tenant_id=world.demo.pk).as_dict() == {"job": "reindex", "has_more": False, "indexed": 1}
     old.refresh_from_db()
     assert old.aspect_key == aspect_index.aspect_key(old.fingerprint)
-    assert aspect_index.decode(tenant_id=world.demo.pk, tags=old.aspect_tags) == aspects(screen("回答请用中文。"))
+    decoded = aspect_index.decode(tenant_id=world.demo.pk, owner="alice", tags=old.aspect_tags)
+    assert decoded == aspects(screen("回答请用中文。"))
     assert set(stale().values_list("pk", flat=True)) == {other.pk}  # acme's waits for its own run
 
     # A new parser: every row is stale until the job has run again.
@@ -219,3 +231,25 @@ def test_the_reindex_job_indexes_what_is_stale_and_nothing_else(world, monkeypat
     assert stale().count() == 0
     fresh.refresh_from_db()
     assert fresh.aspect_key.startswith("0ther000:")
+
+
+def test_the_reindex_job_passes_over_a_row_it_cannot_open(world, monkeypatch):
+    from memories.lifecycle.reindex import reindex_run, stale
+    from vault.datakeys import data_key_destroy, forget_cached_keys
+
+    lost = _write(world.acme, "Keep answers detailed.").memory
+    kept = _write(world.demo, "I prefer short answers.").memory
+    Memory.objects.update(aspect_key="", aspect_tags="")
+    data_key_destroy(tenant_id=world.acme.pk, owner="alice")  # as if an erasure stopped half way
+    forget_cached_keys()
+    first = reindex_run(batch_size=1).as_dict()
+    assert first["unreadable"] == 1 and first["has_more"]
+    assert reindex_run(batch_size=1).as_dict()["indexed"] == 1  # the next batch moves on
+    assert stale().count() == 0
+    assert Memory.objects.get(pk=lost.pk).aspect_key == aspect_index.UNREADABLE + aspect_index.aspect_key(
+        lost.fingerprint
+    )
+    # A write of that scope still compares with it by opening it, as without the index.
+    rows = _existing(world.acme, "Give me short answers.")
+    assert [(m.id, m.aspects) for m in rows] == [(str(lost.pk), None)]
+    assert Memory.objects.get(pk=kept.pk).aspect_key == aspect_index.aspect_key(kept.fingerprint)

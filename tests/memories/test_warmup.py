@@ -19,12 +19,12 @@ def test_warm_up_loads_the_detector_classifier_tokenizer_lexicon_and_embedder(mo
     assert embedder is not None and embedder.inline  # the default: builtin
     monkeypatch.setattr(bilingual, "_lexicon", None)
     monkeypatch.setattr(segment, "_jieba", None)
-    static_model.l2_supercat.cache_clear()
-    injection_model._weights.cache_clear()
+    static_model._load.cache_clear()
+    injection_model._load_weights.cache_clear()
     warm_up()
     assert bilingual._lexicon is not None and segment._jieba is not None
-    assert static_model.l2_supercat.cache_info().currsize == 1  # the embedder's and the classifier's model
-    assert injection_model._weights.cache_info().currsize == 1
+    assert static_model._load.cache_info().currsize == 1  # the embedder's and the classifier's model
+    assert injection_model._load_weights.cache_info().currsize == 1
     assert engine._detector is not None
 
 
