@@ -5,6 +5,10 @@ can raise it, never lower it) and the floor of the memory's type: a ``user_profi
 person's stable background — their projects, team, role, stack (§6.2) — which §12.2 labels
 ``medium`` even when no single word in it is recognised.
 
+The recognizers read the content as written and, when it holds base64, hex, percent-encoded or ROT13
+spans, also the content with them decoded (``decode.py``): a key or an id number behind an encoding is
+the same data.
+
 Restricted content (secrets, id/passport/bank-card numbers, medical diagnoses) is rejected with
 the entity *types* found — never the values — for the audit event.
 """
@@ -63,15 +67,14 @@ class SensitivityStage:
         self._detect = detect or _default_detector
 
     def run(self, ctx: WriteContext) -> WriteContext:
-        finding = self._detect(ctx.candidate.content)
-        level_found = Sensitivity(finding.level)
-        topics = set(finding.entity_types) & _RULE_TOPICS
+        level_found, entity_types = self._found(ctx)
+        topics = set(entity_types) & _RULE_TOPICS
         if topics and _a_rule_that_defers(ctx.candidate.screened):
-            level_found = _level_without(finding.entity_types, topics)
+            level_found = _level_without(entity_types, topics)
         declared = ctx.candidate.sensitivity or Sensitivity.LOW
         floor = _TYPE_FLOOR.get(ctx.type, Sensitivity.LOW) if ctx.type else Sensitivity.LOW
         level = max_sensitivity(level_found, declared, floor)
-        ctx = ctx.with_(sensitivity=level, entity_types=tuple(finding.entity_types))
+        ctx = ctx.with_(sensitivity=level, entity_types=entity_types)
         if level == Sensitivity.RESTRICTED:
             raise Stop(
                 ctx.decide(
@@ -81,3 +84,14 @@ class SensitivityStage:
                 )
             )
         return ctx
+
+    def _found(self, ctx: WriteContext) -> tuple[Sensitivity, tuple[str, ...]]:
+        """What the recognizers find in the content as written and, when it holds encoded spans, in the
+        content with them decoded (an id number or a key behind base64 is still one)."""
+        finding = self._detect(ctx.candidate.content)
+        level, types = Sensitivity(finding.level), set(finding.entity_types)
+        decoded = ctx.candidate.decoded
+        if decoded:
+            hidden = self._detect(decoded)
+            level, types = max_sensitivity(level, Sensitivity(hidden.level)), types | set(hidden.entity_types)
+        return level, tuple(sorted(types))
