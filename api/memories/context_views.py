@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from answers.shapes import context_out
+from api.plain_input import validated
 from governance.vocabulary import MemoryType
 from memories.access import caller_for
 from memories.read.context import (
@@ -132,9 +133,7 @@ class MemoryContextApi(APIView):
     )
     def post(self, request: Request) -> Response:
         caller = caller_for(request)
-        data = ContextRequestSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
+        values = validated(ContextRequestSerializer, request.data)
         scope = values["scope"]
         user_id = scope.get("user_id") or caller.subject_id
         if not user_id:

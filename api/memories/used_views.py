@@ -9,6 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.plain_input import validated
 from memories.access import SWITCHED_OFF_DETAIL, caller_for
 from memories.services.citations import MAX_CITATIONS, CitationError, UseRefused, memory_used_record
 
@@ -48,13 +49,12 @@ class MemoryUsedApi(APIView):
     )
     def post(self, request: Request) -> Response:
         caller = caller_for(request)
-        data = UsedRequestSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        values = validated(UsedRequestSerializer, request.data)
         try:
             result = memory_used_record(
                 tenant_id=caller.tenant_id,
                 actor=caller.actor,
-                citation_ids=list(data.validated_data["citation_ids"]),
+                citation_ids=list(values["citation_ids"]),
                 subject_id=caller.subject_id,
                 agent=caller.agent,
             )

@@ -44,19 +44,20 @@ class WriteRequestSerializer(serializers.Serializer):
     session_id = serializers.CharField(**ID_FIELD)
     requires_confirmation = serializers.BooleanField(required=False, default=False)
 
-    def to_candidate(self) -> Candidate:
-        data: dict[str, Any] = self.validated_data
-        return Candidate(
-            content=data["content"],
-            scope=Scope(**data["scope"]),
-            source_type=SourceType(data["source"]["source_type"]),
-            type=MemoryType(data["type"]) if data["type"] else None,
-            source_message_id=data["source"]["source_message_id"],
-            confidence=data["confidence"],
-            sensitivity=Sensitivity(data["sensitivity"]) if data["sensitivity"] else None,
-            expires_at=data["expires_at"],
-            requires_confirmation=data["requires_confirmation"],
-        )
+
+def candidate_from(data: dict[str, Any]) -> Candidate:
+    """The pipeline's candidate from WriteRequestSerializer's validated data."""
+    return Candidate(
+        content=data["content"],
+        scope=Scope(**data["scope"]),
+        source_type=SourceType(data["source"]["source_type"]),
+        type=MemoryType(data["type"]) if data["type"] else None,
+        source_message_id=data["source"]["source_message_id"],
+        confidence=data["confidence"],
+        sensitivity=Sensitivity(data["sensitivity"]) if data["sensitivity"] else None,
+        expires_at=data["expires_at"],
+        requires_confirmation=data["requires_confirmation"],
+    )
 
 
 class DecisionSerializer(serializers.Serializer):

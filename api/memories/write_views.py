@@ -14,7 +14,9 @@ from api.memories.write_serializers import (
     ConfirmationOutSerializer,
     DecisionSerializer,
     WriteRequestSerializer,
+    candidate_from,
 )
+from api.plain_input import validated
 from governance.pipeline.base import InvalidCandidate
 from memories.access import Caller, caller_for, confirmation_for_caller
 from memories.models import Confirmation
@@ -48,10 +50,9 @@ class MemoryWriteApi(APIView):
     )
     def post(self, request: Request) -> Response:
         caller = caller_for(request)
-        data = WriteRequestSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        candidate = data.to_candidate()
-        on_behalf_of = data.validated_data["on_behalf_of"]
+        values = validated(WriteRequestSerializer, request.data)
+        candidate = candidate_from(values)
+        on_behalf_of = values["on_behalf_of"]
         if caller.subject_id is not None:
             # A person writes only their own memories, as themself.
             if candidate.scope.user_id not in ("", caller.subject_id) or on_behalf_of not in ("", caller.subject_id):
@@ -63,7 +64,7 @@ class MemoryWriteApi(APIView):
             actor_label=caller.actor,
             agent=caller.agent,
             on_behalf_of=on_behalf_of,
-            session_id=data.validated_data["session_id"],
+            session_id=values["session_id"],
         )
         # The payload is JSON-ready already; DecisionSerializer documents it (see extend_schema) without
         # re-copying its fields on every request.
