@@ -281,6 +281,7 @@ def memory_context_compute_each(
         query_vector=query_vector,
         vectors=vectors,
         team_named=bool(first.scope.team),
+        project=first.scope.project,
     )
     return [
         ContextComputed(_result(request, ranking, language=language, considered=len(candidates)), len(candidates))

@@ -19,7 +19,9 @@
   fades; merely being injected doesn't count. Confidence as stored; trust = ``SOURCE_TRUST[source_type]``.
 
 **The named scope.** A memory of the session, task or project the request names gets ``named_scope``
-(0.5) added to its relevance (``in_named_scope``): asked there, "this task" or "here" mean it.
+(0.5) added to its relevance (``in_named_scope``): asked there, "this task" or "here" mean it. A memory
+that names the requested project in its text ("ledger-sync deploys with Argo CD", kept at the user's
+level) counts as one of that project's: it is as much about "here" as one tagged with the project.
 
 **About the query, or not.** A memory is injected as relevant only when it belongs to the named scope,
 or is about the query: some query term (or translation) occurs in it, or its cosine stands
@@ -113,10 +115,23 @@ def standing_rank(candidate: ContextCandidate, *, team_named: bool) -> int | Non
     return None
 
 
-def in_named_scope(candidate: ContextCandidate) -> bool:
+def in_named_scope(candidate: ContextCandidate, *, mention: re.Pattern[str] | None = None) -> bool:
     """A memory of the session, task or project the request named (the scope filter lets no other
-    session's, task's or project's through): "this task", "here" in a query mean it."""
-    return candidate.level in _NAMED_LEVELS or bool(candidate.project)
+    session's, task's or project's through), or one whose text names the requested project
+    (``mention``, from ``project_mention``): "this task", "here" in a query mean it."""
+    return (
+        candidate.level in _NAMED_LEVELS
+        or bool(candidate.project)
+        or (mention is not None and mention.search(candidate.content) is not None)
+    )
+
+
+def project_mention(project: str) -> re.Pattern[str] | None:
+    """The requested project's slug as a whole name in a text, in any case (``ledger-sync`` but not
+    ``ledger-sync-v2``), or None when the request names no project."""
+    if not project:
+        return None
+    return re.compile(rf"(?<![A-Za-z0-9_-]){re.escape(project)}(?![A-Za-z0-9_-])", re.IGNORECASE)
 
 
 _NAMED_LEVELS = frozenset({Level.SESSION, Level.TASK, Level.PROJECT})
@@ -266,8 +281,10 @@ def rank_candidates(
     vectors: Sequence[np.ndarray | None] | None = None,
     plan: QueryPlan | None = None,
     team_named: bool = False,
+    project: str = "",
 ) -> Ranking:
-    """The relevant candidates best first, and the standing guidance not among them (module docstring)."""
+    """The relevant candidates best first, and the standing guidance not among them (module docstring).
+    ``project`` is the project the request names, if any."""
     plan = plan or query_plan(query, weights=weights)
     matched: list[list[int]] = [[] for _ in candidates]
     raw = bm25_scores(
@@ -281,7 +298,8 @@ def rank_candidates(
     w_lexical = weights.lexical if any(cosine is not None for cosine in cosines) else 1.0
     # The query's part of relevance decides what is about the query (cutoff against the best of it); the
     # named scope's prior is added after, for the order.
-    scoped = [in_named_scope(candidate) for candidate in candidates]
+    mention = project_mention(project)
+    scoped = [in_named_scope(candidate, mention=mention) for candidate in candidates]
     query_part = [
         w_lexical * (bm25 / best_bm25 if best_bm25 > 0 else 0.0) + (1.0 - w_lexical) * part
         for bm25, part in zip(raw, semantic, strict=True)

@@ -12,6 +12,8 @@ from memories.read.ranking import (
     DEFAULT_WEIGHTS,
     SOURCE_TRUST,
     bm25_scores,
+    in_named_scope,
+    project_mention,
     query_plan,
     rank_candidates,
     recency_score,
@@ -305,3 +307,19 @@ def test_a_memory_close_in_meaning_is_relevant_without_a_shared_word():
     assert ranking.relevant[0].semantic == 1.0 and ranking.relevant[0].lexical == 0.0
     lexical = rank_candidates(memories, query="how should results look", now=NOW)
     assert ids(lexical) == [] and not lexical.semantic
+
+
+def test_a_memory_naming_the_requested_project_counts_as_one_of_its_own():
+    memories = [
+        candidate("QA signs off every release", id="tagged", level="project", project="atlas-app", type="project_rule"),
+        candidate("Atlas-App keeps its data in SQLite", id="mentions", type="user_profile"),
+        candidate("atlas-app-legacy ran on Realm", id="other-slug", type="user_profile"),
+        candidate("Likes SQLite for side projects", id="unnamed", type="user_profile"),
+    ]
+    mention = project_mention("atlas-app")
+    assert [in_named_scope(m, mention=mention) for m in memories] == [True, True, False, False]
+    assert project_mention("") is None and not in_named_scope(memories[1])
+    # Asked "here", the project's memories are what the query is about, tagged or named in the text.
+    here = rank_candidates(memories, query="what is going on here?", now=NOW, project="atlas-app")
+    assert set(ids(here)) == {"tagged", "mentions"}
+    assert ids(rank_candidates(memories, query="what is going on here?", now=NOW)) == ["tagged"]
