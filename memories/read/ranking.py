@@ -27,9 +27,13 @@ level) counts as one of that project's: it is as much about "here" as one tagged
 or is about the query: some query term (or translation) occurs in it, or its cosine stands
 ``semantic_floor`` (2.0) standard deviations above the request's mean (less among a handful of
 candidates, see ``semantic_scores``) — and the query's part of its relevance (before the prior) is at
-least ``cutoff`` (0.15) of the best one's. Ranking stops there: a read whose
-query is about one thing gets that thing, not top_k memories. Those are ``relevant``, best score
-first (ties: the newer memory).
+least ``cutoff`` (0.15) of the best one's. Then a drop-off: its whole relevance, the named scope's
+prior included, must be at least ``drop`` (0.4) of the best memory's, so a memory of the named scope
+the query is not about stays out when another memory of it is what the query asks, and a memory
+sharing a word of the question stays out when another answers much more of it. A rule the query is
+about is not dropped: a rule is followed, not consulted, and a missed one costs more than a line read.
+Ranking stops there: a read whose query is about one thing gets that thing, not top_k memories.
+Those are ``relevant``, best score first (ties: the newer memory).
 
 **Standing guidance** is what applies to every answer whatever the question: the rules of the scope
 the request named (its project's; its team's, when it names one) and the subject's own preferences
@@ -75,6 +79,7 @@ class RankingWeights:
     lexical: float = 0.4  # the lexical share of relevance; the semantic share is the rest
     translated: float = 0.5  # a dictionary translation's weight, against 1 for a query word
     cutoff: float = 0.15  # relevant: at least this share of the best relevance
+    drop: float = 0.4  # and, but for a rule, its relevance (named scope included) this share of the best one's
     semantic_floor: float = 2.0  # a match on meaning alone: this many standard deviations above the mean
     single_character: float = 0.25  # a one-character Chinese term's weight: it occurs inside many words
     named_scope: float = 0.5  # added to the relevance of a memory of the session, task or project the request names
@@ -314,12 +319,14 @@ def rank_candidates(
     relevant: list[tuple[float, timedelta, str, Ranked]] = []
     standing: list[tuple[float, timedelta, str, Ranked]] = []
     cutoff = weights.cutoff * best_query
+    drop = weights.drop * best
     # The loop runs for every candidate of every read: recency_score() is written out, and the clamps are
     # conditionals (the same values as max()/min(), at a fraction of a builtin call's cost).
     for index, candidate in enumerate(candidates):
         bm25, value = raw[index], blended[index]
         matches = (bm25 > 0 or strong[index]) and best_query > 0 and query_part[index] >= cutoff
-        about = not has_query or scoped[index] or matches
+        kept = value >= drop or (matches and candidate.type in RULE_TYPES)
+        about = not has_query or ((scoped[index] or matches) and kept)
         rank = None if about else standing_rank(candidate, team_named=team_named)
         if not about and rank is None:
             continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -307,6 +308,25 @@ def test_a_memory_close_in_meaning_is_relevant_without_a_shared_word():
     assert ranking.relevant[0].semantic == 1.0 and ranking.relevant[0].lexical == 0.0
     lexical = rank_candidates(memories, query="how should results look", now=NOW)
     assert ids(lexical) == [] and not lexical.semantic
+
+
+def test_relevance_drops_off_far_below_the_best_even_in_the_named_scope_but_not_for_a_rule():
+    task = {"level": "task", "task_id": "t1", "type": "task_state"}
+    memories = [
+        candidate("Blocker: the vendor has not sent the API key", id="blocker", **task),
+        candidate("Next step: write the migration", id="next", **task),
+        candidate("Reads the vendor newsletter on Fridays", id="vendor", type="user_profile"),
+    ]
+    query = "what is the blocker with the vendor api key?"
+    # The named task's other memory and the one sharing a single word are far below the best: left out.
+    assert ids(rank_candidates(memories, query=query, now=NOW)) == ["blocker"]
+    without = rank_candidates(memories, query=query, now=NOW, weights=replace(DEFAULT_WEIGHTS, drop=0.0))
+    assert ids(without) == ["blocker", "next", "vendor"]
+    # A rule the question is about stays, however far below the best.
+    rule = candidate("API keys are never pasted into chat", id="rule", level="tenant", type="organization_rule")
+    assert ids(rank_candidates([*memories, rule], query=query, now=NOW)) == ["blocker", "rule"]
+    # Asked about the task as a whole ("here"), nothing stands out: every memory of it stays relevant.
+    assert set(ids(rank_candidates(memories, query="what is going on here?", now=NOW))) == {"blocker", "next"}
 
 
 def test_a_memory_naming_the_requested_project_counts_as_one_of_its_own():
