@@ -157,6 +157,7 @@ class Ranked(NamedTuple):
     cosine: float | None = None  # None: no vector (or no semantic ranking on this read)
     matched: tuple[str, ...] = ()  # the query's terms (or their translations) found in the memory
     standing: bool = False  # in the standing-guidance block, not ranked as relevant
+    scoped: bool = False  # of the session, task or project the request named: its relevance has the prior
 
 
 @dataclass(frozen=True)
@@ -352,6 +353,7 @@ def rank_candidates(
             cosine=cosines[index],
             matched=tuple(plan.labels[i] for i in matched[index]),
             standing=not about,
+            scoped=scoped[index],
         )
         # best, then newest (youngest), then id; standing: the named scope's rules first
         if about:
