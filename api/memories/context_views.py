@@ -91,7 +91,7 @@ class ContextItemSerializer(serializers.Serializer):
     cosine = serializers.FloatField(allow_null=True, help_text="the query's cosine with the memory; null: no vector")
     why = serializers.ListField(
         child=serializers.CharField(),
-        help_text="query_terms, translated_terms, semantic, standing or no_query (docs/retrieval.md)",
+        help_text="query_terms, translated_terms, semantic, named_scope, standing or no_query (docs/retrieval.md)",
     )
     matched_terms = serializers.ListField(
         child=serializers.CharField(), help_text="the query's terms found in it; a translation as word→translation"

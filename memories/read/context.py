@@ -153,7 +153,8 @@ def _pick(ranking: Ranking, *, top_k: int, standing_k: int, budget: int, languag
 def reasons(ranked: Ranked) -> tuple[str, ...]:
     """Why a memory is in the context, as codes: ``query_terms`` (a query word occurs in it),
     ``translated_terms`` (a dictionary translation of one does), ``semantic`` (its meaning is close to
-    the query's), ``standing`` (standing guidance, injected whatever the query), ``no_query``."""
+    the query's), ``named_scope`` (it belongs to, or names, the session, task or project the request
+    named), ``standing`` (standing guidance, injected whatever the query), ``no_query``."""
     if ranked.standing:
         return ("standing",)
     codes = []
@@ -163,6 +164,8 @@ def reasons(ranked: Ranked) -> tuple[str, ...]:
         codes.append("translated_terms")
     if ranked.semantic > 0:
         codes.append("semantic")
+    if ranked.scoped:
+        codes.append("named_scope")
     return tuple(codes) or ("no_query",)
 
 
@@ -281,6 +284,7 @@ def memory_context_compute_each(
         query_vector=query_vector,
         vectors=vectors,
         team_named=bool(first.scope.team),
+        project=first.scope.project,
     )
     return [
         ContextComputed(_result(request, ranking, language=language, considered=len(candidates)), len(candidates))

@@ -19,15 +19,21 @@
   fades; merely being injected doesn't count. Confidence as stored; trust = ``SOURCE_TRUST[source_type]``.
 
 **The named scope.** A memory of the session, task or project the request names gets ``named_scope``
-(0.5) added to its relevance (``in_named_scope``): asked there, "this task" or "here" mean it.
+(0.5) added to its relevance (``in_named_scope``): asked there, "this task" or "here" mean it. A memory
+that names the requested project in its text ("ledger-sync deploys with Argo CD", kept at the user's
+level) counts as one of that project's: it is as much about "here" as one tagged with the project.
 
 **About the query, or not.** A memory is injected as relevant only when it belongs to the named scope,
 or is about the query: some query term (or translation) occurs in it, or its cosine stands
 ``semantic_floor`` (2.0) standard deviations above the request's mean (less among a handful of
 candidates, see ``semantic_scores``) — and the query's part of its relevance (before the prior) is at
-least ``cutoff`` (0.15) of the best one's. Ranking stops there: a read whose
-query is about one thing gets that thing, not top_k memories. Those are ``relevant``, best score
-first (ties: the newer memory).
+least ``cutoff`` (0.15) of the best one's. Then a drop-off: its whole relevance, the named scope's
+prior included, must be at least ``drop`` (0.4) of the best memory's, so a memory of the named scope
+the query is not about stays out when another memory of it is what the query asks, and a memory
+sharing a word of the question stays out when another answers much more of it. A rule the query is
+about is not dropped: a rule is followed, not consulted, and a missed one costs more than a line read.
+Ranking stops there: a read whose query is about one thing gets that thing, not top_k memories.
+Those are ``relevant``, best score first (ties: the newer memory).
 
 **Standing guidance** is what applies to every answer whatever the question: the rules of the scope
 the request named (its project's; its team's, when it names one) and the subject's own preferences
@@ -73,6 +79,7 @@ class RankingWeights:
     lexical: float = 0.4  # the lexical share of relevance; the semantic share is the rest
     translated: float = 0.5  # a dictionary translation's weight, against 1 for a query word
     cutoff: float = 0.15  # relevant: at least this share of the best relevance
+    drop: float = 0.4  # and, but for a rule, its relevance (named scope included) this share of the best one's
     semantic_floor: float = 2.0  # a match on meaning alone: this many standard deviations above the mean
     single_character: float = 0.25  # a one-character Chinese term's weight: it occurs inside many words
     named_scope: float = 0.5  # added to the relevance of a memory of the session, task or project the request names
@@ -113,10 +120,33 @@ def standing_rank(candidate: ContextCandidate, *, team_named: bool) -> int | Non
     return None
 
 
-def in_named_scope(candidate: ContextCandidate) -> bool:
+def in_named_scope(candidate: ContextCandidate, *, mention: ProjectMention | None = None) -> bool:
     """A memory of the session, task or project the request named (the scope filter lets no other
-    session's, task's or project's through): "this task", "here" in a query mean it."""
-    return candidate.level in _NAMED_LEVELS or bool(candidate.project)
+    session's, task's or project's through), or one whose text names the requested project
+    (``mention``, from ``project_mention``): "this task", "here" in a query mean it."""
+    return (
+        candidate.level in _NAMED_LEVELS
+        or bool(candidate.project)
+        or (mention is not None and mention.found_in(candidate.content))
+    )
+
+
+class ProjectMention(NamedTuple):
+    slug: str  # lower-cased
+    pattern: re.Pattern[str]  # the slug as a whole name, in any case
+
+    def found_in(self, text: str) -> bool:
+        # The plain substring test first: the pattern (~1 µs a text) runs only on texts holding the slug.
+        return self.slug in text.lower() and self.pattern.search(text) is not None
+
+
+def project_mention(project: str) -> ProjectMention | None:
+    """The requested project's slug as a whole name in a text, in any case (``ledger-sync`` but not
+    ``ledger-sync-v2``), or None when the request names no project."""
+    if not project:
+        return None
+    pattern = re.compile(rf"(?<![A-Za-z0-9_-]){re.escape(project)}(?![A-Za-z0-9_-])", re.IGNORECASE)
+    return ProjectMention(project.lower(), pattern)
 
 
 _NAMED_LEVELS = frozenset({Level.SESSION, Level.TASK, Level.PROJECT})
@@ -137,6 +167,7 @@ class Ranked(NamedTuple):
     cosine: float | None = None  # None: no vector (or no semantic ranking on this read)
     matched: tuple[str, ...] = ()  # the query's terms (or their translations) found in the memory
     standing: bool = False  # in the standing-guidance block, not ranked as relevant
+    scoped: bool = False  # of the session, task or project the request named: its relevance has the prior
 
 
 @dataclass(frozen=True)
@@ -266,8 +297,10 @@ def rank_candidates(
     vectors: Sequence[np.ndarray | None] | None = None,
     plan: QueryPlan | None = None,
     team_named: bool = False,
+    project: str = "",
 ) -> Ranking:
-    """The relevant candidates best first, and the standing guidance not among them (module docstring)."""
+    """The relevant candidates best first, and the standing guidance not among them (module docstring).
+    ``project`` is the project the request names, if any."""
     plan = plan or query_plan(query, weights=weights)
     matched: list[list[int]] = [[] for _ in candidates]
     raw = bm25_scores(
@@ -281,7 +314,8 @@ def rank_candidates(
     w_lexical = weights.lexical if any(cosine is not None for cosine in cosines) else 1.0
     # The query's part of relevance decides what is about the query (cutoff against the best of it); the
     # named scope's prior is added after, for the order.
-    scoped = [in_named_scope(candidate) for candidate in candidates]
+    mention = project_mention(project)
+    scoped = [in_named_scope(candidate, mention=mention) for candidate in candidates]
     query_part = [
         w_lexical * (bm25 / best_bm25 if best_bm25 > 0 else 0.0) + (1.0 - w_lexical) * part
         for bm25, part in zip(raw, semantic, strict=True)
@@ -296,12 +330,14 @@ def rank_candidates(
     relevant: list[tuple[float, timedelta, str, Ranked]] = []
     standing: list[tuple[float, timedelta, str, Ranked]] = []
     cutoff = weights.cutoff * best_query
+    drop = weights.drop * best
     # The loop runs for every candidate of every read: recency_score() is written out, and the clamps are
     # conditionals (the same values as max()/min(), at a fraction of a builtin call's cost).
     for index, candidate in enumerate(candidates):
         bm25, value = raw[index], blended[index]
         matches = (bm25 > 0 or strong[index]) and best_query > 0 and query_part[index] >= cutoff
-        about = not has_query or scoped[index] or matches
+        kept = value >= drop or (matches and candidate.type in RULE_TYPES)
+        about = not has_query or ((scoped[index] or matches) and kept)
         rank = None if about else standing_rank(candidate, team_named=team_named)
         if not about and rank is None:
             continue
@@ -327,6 +363,7 @@ def rank_candidates(
             cosine=cosines[index],
             matched=tuple(plan.labels[i] for i in matched[index]),
             standing=not about,
+            scoped=scoped[index],
         )
         # best, then newest (youngest), then id; standing: the named scope's rules first
         if about:

@@ -11,8 +11,9 @@ from audit.models import AuditEvent
 from governance.vocabulary import Level, Status
 from memories.access import Caller
 from memories.models import Memory
-from memories.read.context import ContextRequest, memory_context_build
-from memories.read.scope import ContextScope
+from memories.read.context import ContextRequest, memory_context_build, reasons
+from memories.read.ranking import rank_candidates
+from memories.read.scope import ContextCandidate, ContextScope
 from memories.read.tokens import estimate_tokens
 from memories.services.subjects import subject_set_paused
 
@@ -202,3 +203,28 @@ def test_one_read_injects_and_counts_only_what_the_scope_allows(world, make_memo
     assert set(Memory.objects.filter(pk__in=[m.pk for m in forbidden]).values_list("use_count", flat=True)) == {0}
     (injected,) = events(world, "memory_injected")
     assert set(injected.details["memory_ids"]) == {str(memory.id) for memory in allowed}
+
+
+def test_why_names_the_named_scope_when_a_memory_has_its_prior():
+    def memory(content: str, **fields) -> ContextCandidate:
+        values = dict.fromkeys(("source_message_id", "team", "project", "session_id", "task_id"), "")
+        values |= {"id": content, "level": "user", "type": "user_profile", "content": content}
+        values |= {"source_type": "user_statement", "confidence": 1.0, "sensitivity": "low", "updated_at": NOW}
+        return ContextCandidate(**(values | fields))
+
+    memories = [
+        memory("QA signs off every release", level="project", project="atlas-app", type="project_rule"),
+        memory("atlas-app keeps its data in SQLite"),
+        memory("Likes SQLite for side projects"),
+    ]
+
+    def why(query: str) -> dict[str, tuple[str, ...]]:
+        ranking = rank_candidates(memories, query=query, now=NOW, project="atlas-app")
+        return {ranked.candidate.id: reasons(ranked) for ranked in ranking.relevant}
+
+    # No word of the question in them: the project's prior alone, tagged or named in the text.
+    assert why("what is going on here?") == {
+        "QA signs off every release": ("named_scope",),
+        "atlas-app keeps its data in SQLite": ("named_scope",),
+    }
+    assert why("where is the data kept?") == {"atlas-app keeps its data in SQLite": ("query_terms", "named_scope")}

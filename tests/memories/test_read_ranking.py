@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -12,6 +13,8 @@ from memories.read.ranking import (
     DEFAULT_WEIGHTS,
     SOURCE_TRUST,
     bm25_scores,
+    in_named_scope,
+    project_mention,
     query_plan,
     rank_candidates,
     recency_score,
@@ -305,3 +308,38 @@ def test_a_memory_close_in_meaning_is_relevant_without_a_shared_word():
     assert ranking.relevant[0].semantic == 1.0 and ranking.relevant[0].lexical == 0.0
     lexical = rank_candidates(memories, query="how should results look", now=NOW)
     assert ids(lexical) == [] and not lexical.semantic
+
+
+def test_relevance_drops_off_far_below_the_best_even_in_the_named_scope_but_not_for_a_rule():
+    task = {"level": "task", "task_id": "t1", "type": "task_state"}
+    memories = [
+        candidate("Blocker: the vendor has not sent the API key", id="blocker", **task),
+        candidate("Next step: write the migration", id="next", **task),
+        candidate("Reads the vendor newsletter on Fridays", id="vendor", type="user_profile"),
+    ]
+    query = "what is the blocker with the vendor api key?"
+    # The named task's other memory and the one sharing a single word are far below the best: left out.
+    assert ids(rank_candidates(memories, query=query, now=NOW)) == ["blocker"]
+    without = rank_candidates(memories, query=query, now=NOW, weights=replace(DEFAULT_WEIGHTS, drop=0.0))
+    assert ids(without) == ["blocker", "next", "vendor"]
+    # A rule the question is about stays, however far below the best.
+    rule = candidate("API keys are never pasted into chat", id="rule", level="tenant", type="organization_rule")
+    assert ids(rank_candidates([*memories, rule], query=query, now=NOW)) == ["blocker", "rule"]
+    # Asked about the task as a whole ("here"), nothing stands out: every memory of it stays relevant.
+    assert set(ids(rank_candidates(memories, query="what is going on here?", now=NOW))) == {"blocker", "next"}
+
+
+def test_a_memory_naming_the_requested_project_counts_as_one_of_its_own():
+    memories = [
+        candidate("QA signs off every release", id="tagged", level="project", project="atlas-app", type="project_rule"),
+        candidate("Atlas-App keeps its data in SQLite", id="mentions", type="user_profile"),
+        candidate("atlas-app-legacy ran on Realm", id="other-slug", type="user_profile"),
+        candidate("Likes SQLite for side projects", id="unnamed", type="user_profile"),
+    ]
+    mention = project_mention("atlas-app")
+    assert [in_named_scope(m, mention=mention) for m in memories] == [True, True, False, False]
+    assert project_mention("") is None and not in_named_scope(memories[1])
+    # Asked "here", the project's memories are what the query is about, tagged or named in the text.
+    here = rank_candidates(memories, query="what is going on here?", now=NOW, project="atlas-app")
+    assert set(ids(here)) == {"tagged", "mentions"}
+    assert ids(rank_candidates(memories, query="what is going on here?", now=NOW)) == ["tagged"]
