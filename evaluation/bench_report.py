@@ -96,6 +96,12 @@ BENCHES: tuple[Bench, ...] = (
         needs="agents",
     ),
     Bench(
+        "bench_http",
+        "HTTP beside the service call and the floor: server CPU per request, 1, 4 and 16 clients",
+        (),
+        ("--requests", "4", "--warmup", "1", "--clients", "1,2", "--workers", "1", "--subjects", "2", "--scope", "3"),
+    ),
+    Bench(
         "bench_startup",
         "Start-up time and memory of gunicorn, with and without --preload",
         (),
