@@ -35,8 +35,15 @@ _SETUP_RULES = alt(
     en(
         "(?:previous |prior |earlier |above |original |initial )?(?:instructions|programming|training|setup|prompt)",
         "(?:whatever|everything|anything|what) you(?:'ve| have)? (?:were |been )?(?:told|given|instructed)",
+        # The assistant's own configuration, named by its owner (a configuration file of one's own is not).
+        "(?:your|the (?:assistant|platform|operator|system|developer)'s|(?:the )?(?:system|platform|operator)) "
+        "(?:configuration|config|settings)",
     ),
-    zh("(?:之前|以前|上面|原有|出厂时?)?(?:的)?(?:指令|设定|提示词|训练)", "(?:之前|以前|此前|上面)(?:收到|说|给)的"),
+    zh(
+        "(?:之前|以前|上面|原有|出厂时?)?(?:的)?(?:指令|设定|提示词|训练)",
+        "(?:之前|以前|此前|上面)(?:收到|说|给)的",
+        "(?:你的|助手的|平台的?|运营方的?|系统的?|开发者的?)(?:配置|设置)",
+    ),
 )
 # The assistant without its rules: "a model with no policies", "零号模式下没有任何禁区".
 _NO_RULES = compile_any(
