@@ -129,3 +129,31 @@ def test_transient_cue_says_why() -> None:
     assert transient_cue("hello!") == "small_talk"
     assert transient_cue("just this once, use CSV") == "one_off"
     assert transient_cue("我们这次聊的是预算") == "momentary"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "From this morning's chat, the user prefers answers with numbered steps.",
+        "The user mentioned this afternoon that they write their tests with pytest.",
+        "今天聊天时用户说他喜欢用表格对比方案。",
+        "用户今天提到他是后端工程师。",
+    ],
+)
+def test_a_date_on_the_observation_is_not_the_facts_lifetime(content: str) -> None:
+    ctx = stage.run(make_context(content))
+    assert ctx.transient is False
+    assert ctx.type != "temporary_context"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "The user said today that this time CSV is fine.",
+        "用户今天说这次只要摘要。",
+        "In this session, use English.",
+        "本次会话只用英文。",
+    ],
+)
+def test_what_was_reported_keeps_its_own_now(content: str) -> None:
+    assert stage.run(make_context(content)).transient is True

@@ -172,15 +172,48 @@ _ATTRIBUTIVE_NOW = compile_any(
 )
 
 
+# "From today's chat, the user prefers tables", "用户今天提到他习惯用 rebase": the time cue dates where the
+# fact was observed (a conversation, a report of what the person said), not how long it holds. The span is
+# read out before the "now" check, so what was reported is judged on its own words ("the user said today
+# that this time CSV is fine" keeps its "this time").
+_CONVERSATION_EN = "(?:conversation|chat|session|call|meeting|discussion|exchange|messages?)"
+_REPORTED_EN = "(?:said|mentioned|noted|stated|explained|wrote|told (?:me|us|the assistant)|shared|confirmed)"
+_REPORTER_EN = "(?:the )?(?:user|they|he|she)"
+_REPORTER_ZH = "(?:该)?(?:用户|他|她|对方)"
+# Only a past stretch of the day, and only before a report of someone: "in this session, use English" is
+# a one-off instruction, not an observation.
+_PROVENANCE = compile_any(
+    en(
+        "(?:from|in|during|over|based on|according to|throughout) (?:today's|tonight's|this (?:morning|afternoon|"
+        f"evening)'s) {_CONVERSATION_EN},? {_REPORTER_EN}",
+        f"{_REPORTER_EN} {_REPORTED_EN} (?:today|this (?:morning|afternoon|evening)|just now)",
+        f"{_REPORTER_EN} (?:today|this (?:morning|afternoon|evening)) {_REPORTED_EN}",
+    ),
+    zh(
+        "(?:从|在|根据|据)?(?:今天|今早|今晚|刚才)(?:的)?(?:对话|聊天|会话|沟通|交流|通话|会议)(?:中|里|时|上|来看|看)?"
+        f"[，,]?{_REPORTER_ZH}",
+        f"{_REPORTER_ZH}(?:今天|今早|今晚|刚才|刚刚)(?:在(?:对话|聊天)(?:中|里))?(?:说|提到|表示|讲|透露|告诉)",
+    ),
+)
+
+
+def without_provenance(prepared: str) -> str:
+    """Prepared text without the spans that date where it was observed ("in today's chat", "用户今天说")."""
+    # The reporter stays, so what was reported still reads as a report; only its date goes.
+    return _PROVENANCE.sub(" the user ", prepared)
+
+
 def durable_role(prepared: str) -> bool:
     """Whether prepared text says who the person is in an ongoing thing ("我是本次项目的对接人")."""
     return _WHO_I_AM.search(prepared) is not None and _ATTRIBUTIVE_NOW.search(prepared) is not None
 
 
 def momentary(prepared: str) -> bool:
-    """A "now" cue with nothing lasting: "今天好累", "我们这次聊的是年会预算" — not "我是本次项目的对接人"."""
+    """A "now" cue with nothing lasting: "今天好累", "我们这次聊的是年会预算" — not "我是本次项目的对接人",
+    nor "from today's chat, the user prefers tables" (the cue dates the observation, not the fact)."""
     if _WHO_I_AM.search(prepared):
         prepared = _ATTRIBUTIVE_NOW.sub(" ", prepared)
+    prepared = without_provenance(prepared)
     return _NOW.search(prepared) is not None and not _LASTING.search(prepared)
 
 
