@@ -157,3 +157,23 @@ def test_a_date_on_the_observation_is_not_the_facts_lifetime(content: str) -> No
 )
 def test_what_was_reported_keeps_its_own_now(content: str) -> None:
     assert stage.run(make_context(content)).transient is True
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "本次迁移统一用 UTC 时间。",
+        "此次合作的甲方是一家物流公司。",
+        "这次比赛我负责后端。",
+        "本次项目的代码都放在 monorepo 里。",
+    ],
+)
+def test_benci_naming_an_undertaking_that_lasts_is_not_momentary(content: str) -> None:
+    ctx = stage.run(make_context(content))
+    assert ctx.transient is False
+    assert ctx.type != "temporary_context"
+
+
+@pytest.mark.parametrize("content", ["本次会话用英文。", "这次就用 CSV 吧。", "这次任务先别改数据库。"])
+def test_benci_on_a_session_a_task_or_an_act_stays_momentary(content: str) -> None:
+    assert stage.run(make_context(content)).transient is True

@@ -197,10 +197,22 @@ _PROVENANCE = compile_any(
 )
 
 
+# "本次迁移统一用 UTC", "此次合作的甲方是…": 本次/这次/此次 on an undertaking that lasts names it, the way
+# "this project" or "this release" does in English (never a "now" cue there); on a session, a chat or a
+# task it stays one ("本次会话用英文", like "this session").
+_UNDERTAKING_ZH = compile_any(
+    zh(
+        "(?:本次|这次|此次)(?=(?:的)?(?:项目|迁移|发布|合作|合同|上线|计划|产品|评审|推广|招聘|审计|招标|版本|改版|重构|"
+        "升级|比赛|活动|课程|培训|交付|采购))"
+    )
+)
+
+
 def without_provenance(prepared: str) -> str:
-    """Prepared text without the spans that date where it was observed ("in today's chat", "用户今天说")."""
+    """Prepared text without the spans that date where it was observed ("in today's chat", "用户今天说")
+    and without 本次/这次 naming an undertaking that lasts ("本次项目")."""
     # The reporter stays, so what was reported still reads as a report; only its date goes.
-    return _PROVENANCE.sub(" the user ", prepared)
+    return _UNDERTAKING_ZH.sub(" ", _PROVENANCE.sub(" the user ", prepared))
 
 
 def durable_role(prepared: str) -> bool:
