@@ -124,7 +124,8 @@ _STANDING = compile_any(
         "once",
     ),
     zh(
-        "以后",
+        # After a time point ("七点以后", "下班以后", "月底以后") 以后 says when, not from now on.
+        "(?<![点时号日天周月年班饭会分岁末底初])以后",
         "今后",
         "往后",
         "从现在起",
