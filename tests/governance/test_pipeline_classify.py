@@ -177,3 +177,25 @@ def test_benci_naming_an_undertaking_that_lasts_is_not_momentary(content: str) -
 @pytest.mark.parametrize("content", ["本次会话用英文。", "这次就用 CSV 吧。", "这次任务先别改数据库。"])
 def test_benci_on_a_session_a_task_or_an_act_stays_momentary(content: str) -> None:
     assert stage.run(make_context(content)).transient is True
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "As of today I'm on the platform team.",
+        "I joined the payments team today.",
+        "从今天开始我负责支付模块。",
+        "我今天刚入职，是前端工程师。",
+    ],
+)
+def test_a_lasting_state_that_began_today_is_not_momentary(content: str) -> None:
+    ctx = stage.run(make_context(content))
+    assert ctx.transient is False
+    assert ctx.type != "temporary_context"
+
+
+@pytest.mark.parametrize(
+    "content", ["Today I'm working from home.", "今天在家办公。", "This time I'll try Rust instead of Go."]
+)
+def test_what_holds_for_the_day_only_stays_momentary(content: str) -> None:
+    assert stage.run(make_context(content)).transient is True

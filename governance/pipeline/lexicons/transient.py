@@ -119,7 +119,8 @@ _LASTING = compile_any(
         "permanently",
         "for good",
         "from (?:today|this \\w+) on",
-        "starting (?:today|now)",
+        "(?:as of|from|since) today",
+        "starting (?:today|now|this \\w+)",
         "afterwards",
         "after (?:launch|that|it ships|the \\w+)",
         "long-term",
@@ -132,6 +133,7 @@ _LASTING = compile_any(
         "往后",
         "从现在",
         "从今天起",
+        "(?:从|自)?今天(?:起|开始)",
         "一直",
         "总是",
         "每次",
@@ -220,13 +222,50 @@ def durable_role(prepared: str) -> bool:
     return _WHO_I_AM.search(prepared) is not None and _ATTRIBUTIVE_NOW.search(prepared) is not None
 
 
+# A change that lasts, told on the day it happened: "I joined the payments team today", "我今天刚入职".
+# The day is when the state began, not how long it holds.
+_BEGINS = compile_any(
+    en(
+        "joined",
+        "started (?:my |a |the )?(?:new )?(?:job|role|position|work|contract|studies)",
+        "became",
+        "got (?:hired|promoted|transferred)",
+        "was (?:hired|promoted|transferred|moved|appointed)",
+        "(?:moved|transferred|switched) (?:over )?to",
+        "took over",
+    ),
+    zh(
+        "入职",
+        "加入",
+        "转到",
+        "调到",
+        "调岗",
+        "转岗",
+        "升为",
+        "升任",
+        "接手",
+        "接任",
+        "开始负责",
+        "换(?:了)?工作",
+        "上任",
+        "就任",
+    ),
+)
+
+
+def lasting(prepared: str) -> bool:
+    """Whether prepared text says the point lasts: a standing cue, or a state that began now."""
+    return _LASTING.search(prepared) is not None or _BEGINS.search(prepared) is not None
+
+
 def momentary(prepared: str) -> bool:
     """A "now" cue with nothing lasting: "今天好累", "我们这次聊的是年会预算" — not "我是本次项目的对接人",
-    nor "from today's chat, the user prefers tables" (the cue dates the observation, not the fact)."""
+    nor "from today's chat, the user prefers tables" (the cue dates the observation, not the fact), nor
+    "I joined the payments team today" (it dates the start of a lasting state)."""
     if _WHO_I_AM.search(prepared):
         prepared = _ATTRIBUTIVE_NOW.sub(" ", prepared)
     prepared = without_provenance(prepared)
-    return _NOW.search(prepared) is not None and not _LASTING.search(prepared)
+    return _NOW.search(prepared) is not None and not lasting(prepared)
 
 
 def transient_cue(text: str) -> str | None:
