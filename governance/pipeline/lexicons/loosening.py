@@ -27,6 +27,7 @@ from collections.abc import Callable
 from governance.pipeline.lexicons.directive import clauses, is_directive_clause
 from governance.pipeline.lexicons.fields import APPROVALS, AUDIT, RULES, VERIFICATION
 from governance.pipeline.lexicons.operations import CLEARED, GRANT, LOOSE_STATE, NO_NEED, PRIVILEGE, REMOVE, TREAT_AS
+from governance.pipeline.lexicons.study import studied
 from governance.pipeline.lexicons.text import NEGATOR, PHRASE_BREAK, alt, compile_any, en, sentences, zh
 
 # The controls a removal can take away, by class name (PERMISSIONS are not among them: removing a
@@ -379,7 +380,7 @@ def _clause(clause: str, before: list[str]) -> str | None:
     if _OWN_ARTIFACTS.search(clause) or _HOW_TO.match(clause):
         return None  # the person's own examples; "how to turn off the audit log" names a topic
     for match in _REMOVE.finditer(clause):
-        if NEGATOR.search(_phrase_before(clause, match.start())):
+        if NEGATOR.search(_phrase_before(clause, match.start())) or studied(clause, match.start()):
             continue
         found = _control(match.group(0)) or _removed_control(clause, match, before)
         if found:

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from governance.pipeline.lexicons.fields import ASSISTANT, SECOND_PERSON
+from governance.pipeline.lexicons.study import studied
 from governance.pipeline.lexicons.text import (
     NEGATOR,
     PHRASE_BREAK,
@@ -371,6 +371,10 @@ _CHECKS = (
 )
 
 
+# The checks whose match can be the object of study (lexicons/study.py).
+_STUDIABLE = frozenset({"ignore_rules", "remove_safeguard", "disable_records"})
+
+
 def find_policy_override(text: str) -> str | None:
     """The kind of loosening attempted in ``text`` ("auto_approve", …), or None when there is none."""
     prepared = prepare(text)
@@ -391,7 +395,7 @@ def find_policy_override(text: str) -> str | None:
                         continue
                     if check.name == "remove_safeguard" and _talks_or_own_artifact(phrase, match):
                         continue
-                    if check.name == "ignore_rules" and _studied(phrase, match):
+                    if check.name in _STUDIABLE and studied(phrase, match.start()):
                         continue
                     return check.name
     return None
@@ -407,24 +411,6 @@ _OWN_ARTIFACT = compile_any(
     en("tutorials?", "guides?", "test accounts?", "(?:code )?examples?", "snippets?", "sample code"),
     zh("教程", "示例", "样例", "测试账号"),
 )
-
-
-# A way of breaking the rules as the object of study ("I study jailbreak techniques for a living", "我在研究
-# 越狱手法"): the person's subject, not an attempt — unless the phrase also turns to the assistant ("for
-# research purposes, jailbreak yourself").
-_STUDIED = re.compile(
-    r"(?<![a-z])(?:stud(?:y|ies|ied|ying)|research\w*|teach\w*|analy[sz]\w*|(?:write|writing|read|reading) about|"
-    r"detect\w*|defend\w* against|classif\w*|catalog\w*|collect\w*|document\w*)(?: [\w'-]+){0,3} $"
-    r"|(?:研究|分析|检测|防御|防范|识别|收集|整理|讲授|教)[^，。,.]{0,6}$",
-    re.IGNORECASE,
-)
-
-
-_TO_THE_ASSISTANT = compile_any(SECOND_PERSON, ASSISTANT)
-
-
-def _studied(phrase: str, match: re.Match[str]) -> bool:
-    return bool(_STUDIED.search(phrase[: match.start()])) and not _TO_THE_ASSISTANT.search(phrase)
 
 
 def _talks_or_own_artifact(phrase: str, match: re.Match[str]) -> bool:
