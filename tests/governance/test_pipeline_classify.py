@@ -199,3 +199,21 @@ def test_a_lasting_state_that_began_today_is_not_momentary(content: str) -> None
 )
 def test_what_holds_for_the_day_only_stays_momentary(content: str) -> None:
     assert stage.run(make_context(content)).transient is True
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "As I just mentioned, I'm vegetarian.",
+        "Like I said earlier today, I prefer tables for comparisons.",
+        "我刚才提到过，我习惯用 Vim。",
+        "Today is my first day as team lead.",
+    ],
+)
+def test_pointing_back_at_what_one_said_or_a_first_day_is_not_momentary(content: str) -> None:
+    assert stage.run(make_context(content)).transient is False
+
+
+@pytest.mark.parametrize("content", ["Forget what I just said.", "刚才说的那个先放一边。"])
+def test_a_reference_to_the_last_message_on_its_own_stays_momentary(content: str) -> None:
+    assert stage.run(make_context(content)).transient is True

@@ -190,11 +190,15 @@ _PROVENANCE = compile_any(
         f"evening)'s) {_CONVERSATION_EN},? {_REPORTER_EN}",
         f"{_REPORTER_EN} {_REPORTED_EN} (?:today|this (?:morning|afternoon|evening)|just now)",
         f"{_REPORTER_EN} (?:today|this (?:morning|afternoon|evening)) {_REPORTED_EN}",
+        # The speaker pointing back at what they said before it ("as I just mentioned, …").
+        "(?:as|like) i (?:just |already )?(?:said|mentioned|told you|noted)(?: (?:earlier|before))?(?: today| this "
+        "(?:morning|afternoon|evening))?(?=\\s*[,:])",
     ),
     zh(
         "(?:从|在|根据|据)?(?:今天|今早|今晚|刚才)(?:的)?(?:对话|聊天|会话|沟通|交流|通话|会议)(?:中|里|时|上|来看|看)?"
         f"[，,]?{_REPORTER_ZH}",
         f"{_REPORTER_ZH}(?:今天|今早|今晚|刚才|刚刚)(?:在(?:对话|聊天)(?:中|里))?(?:说|提到|表示|讲|透露|告诉)",
+        "(?:我)?(?:刚才|刚刚)(?:也)?(?:说|提到|讲)(?:过|了)+(?=[，,：:])",
     ),
 )
 
@@ -233,6 +237,7 @@ _BEGINS = compile_any(
         "was (?:hired|promoted|transferred|moved|appointed)",
         "(?:moved|transferred|switched) (?:over )?to",
         "took over",
+        "(?:my )?first day (?:as|at|on|in)",
     ),
     zh(
         "入职",
@@ -249,6 +254,7 @@ _BEGINS = compile_any(
         "换(?:了)?工作",
         "上任",
         "就任",
+        "第一天(?:当|做|在|上班|入职)",
     ),
 )
 
