@@ -129,3 +129,91 @@ def test_transient_cue_says_why() -> None:
     assert transient_cue("hello!") == "small_talk"
     assert transient_cue("just this once, use CSV") == "one_off"
     assert transient_cue("我们这次聊的是预算") == "momentary"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "From this morning's chat, the user prefers answers with numbered steps.",
+        "The user mentioned this afternoon that they write their tests with pytest.",
+        "今天聊天时用户说他喜欢用表格对比方案。",
+        "用户今天提到他是后端工程师。",
+    ],
+)
+def test_a_date_on_the_observation_is_not_the_facts_lifetime(content: str) -> None:
+    ctx = stage.run(make_context(content))
+    assert ctx.transient is False
+    assert ctx.type != "temporary_context"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "The user said today that this time CSV is fine.",
+        "用户今天说这次只要摘要。",
+        "In this session, use English.",
+        "本次会话只用英文。",
+    ],
+)
+def test_what_was_reported_keeps_its_own_now(content: str) -> None:
+    assert stage.run(make_context(content)).transient is True
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "本次迁移统一用 UTC 时间。",
+        "此次合作的甲方是一家物流公司。",
+        "这次比赛我负责后端。",
+        "本次项目的代码都放在 monorepo 里。",
+    ],
+)
+def test_benci_naming_an_undertaking_that_lasts_is_not_momentary(content: str) -> None:
+    ctx = stage.run(make_context(content))
+    assert ctx.transient is False
+    assert ctx.type != "temporary_context"
+
+
+@pytest.mark.parametrize("content", ["本次会话用英文。", "这次就用 CSV 吧。", "这次任务先别改数据库。"])
+def test_benci_on_a_session_a_task_or_an_act_stays_momentary(content: str) -> None:
+    assert stage.run(make_context(content)).transient is True
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "As of today I'm on the platform team.",
+        "I joined the payments team today.",
+        "从今天开始我负责支付模块。",
+        "我今天刚入职，是前端工程师。",
+    ],
+)
+def test_a_lasting_state_that_began_today_is_not_momentary(content: str) -> None:
+    ctx = stage.run(make_context(content))
+    assert ctx.transient is False
+    assert ctx.type != "temporary_context"
+
+
+@pytest.mark.parametrize(
+    "content", ["Today I'm working from home.", "今天在家办公。", "This time I'll try Rust instead of Go."]
+)
+def test_what_holds_for_the_day_only_stays_momentary(content: str) -> None:
+    assert stage.run(make_context(content)).transient is True
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "As I just mentioned, I'm vegetarian.",
+        "Like I said earlier today, I prefer tables for comparisons.",
+        "我刚才提到过，我习惯用 Vim。",
+        "Today is my first day as team lead.",
+    ],
+)
+def test_pointing_back_at_what_one_said_or_a_first_day_is_not_momentary(content: str) -> None:
+    assert stage.run(make_context(content)).transient is False
+
+
+@pytest.mark.parametrize("content", ["Forget what I just said.", "刚才说的那个先放一边。"])
+def test_a_reference_to_the_last_message_on_its_own_stays_momentary(content: str) -> None:
+    assert stage.run(make_context(content)).transient is True

@@ -52,7 +52,9 @@ _EN_OPENER = (
     "(?:(?:please|just|also|then|simply|always|never|quietly|silently|now|kindly|and|so|first|"
     "from now on|going forward|"
     "from here on|from this point on|every time|each time|in (?:every|each) \\w+|whenever [^,]{1,60},|when [^,]{1,60},|"
-    "if [^,]{1,60},|once [^,]{1,60},)[,\\s]+)*"
+    "if [^,]{1,60},|once [^,]{1,60},|"
+    # An opening adverbial phrase ("for every refund, …", "in code reviews, …") before the verb.
+    "(?:for|in|on|at|after|before|during|with|without|from|by|per|under|until|within|outside) [^,]{1,60},)[,\\s]+)*"
 )
 _EN_VERBS = (
     "answer|reply|respond|write|use|give|show|tell|send|forward|share|include|add|put|make|treat|consider|mark|"
@@ -95,7 +97,9 @@ _AGENT = compile_any(
 # imperative the verb list doesn't know. Statements open with a subject ("I", "my team", "tables").
 _EN_VERB_OBJECT = re.compile(
     rf"^\W*{_EN_OPENER}(?!(?:i|we|my|our|the|a|an|this|that|these|those|it|its|there|here|they|he|she|his|her|"
-    r"their|your|you|what|which|who|when|where|why|how|if|as|so|all|every|each|some|no|not|is|are|was|were)\b)"
+    r"their|your|you|what|which|who|when|where|why|how|if|as|so|all|every|each|some|no|not|is|are|was|were|"
+    # A preposition opens a phrase, not an imperative: "for this session the console shows …".
+    r"for|in|on|at|after|before|during|with|without|from|by|per|under|until|within|outside|of|about|to|since)\b)"
     r"[a-z]+(?<!s)(?<!ed)(?<!ing) (?:my|me|the|all|every|everyone|everything|your|it|them|this|that|these|those|"
     r"any|anyone|his|her|their|our|us|him)\b",
     re.IGNORECASE,
@@ -120,7 +124,8 @@ _STANDING = compile_any(
         "once",
     ),
     zh(
-        "以后",
+        # After a time point ("七点以后", "下班以后", "月底以后") 以后 says when, not from now on.
+        "(?<![点时号日天周月年班饭会分岁末底初])以后",
         "今后",
         "往后",
         "从现在起",

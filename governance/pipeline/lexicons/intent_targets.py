@@ -9,6 +9,8 @@ writing a system prompt for my bot") and placeholders ("<your-api-key>") are not
 
 from __future__ import annotations
 
+import re
+
 from governance.pipeline.lexicons import fields as f
 from governance.pipeline.lexicons import operations as ops
 from governance.pipeline.lexicons.directive import addresses_assistant, clauses, is_directive_clause
@@ -200,11 +202,24 @@ def _reaches_others(prepared: str) -> bool:
     return False
 
 
+# The speaker as the one who plays the part ("in my D&D group I act as the dungeon master", "我在剧社里
+# 扮演配角") says who the person is, not who the assistant is to become.
+_SPEAKER_PLAYS = re.compile(
+    r"(?:^|[\s,，])(?:i|we)(?: (?:usually|often|sometimes|always|also|normally|mostly|regularly|will|'ll))?\s*$"
+    r"|我们?(?:经常|通常|平时|一般|有时|也|都|会|常)?(?:在[^，。,]{1,12}?(?:里|中|上))?$",
+    re.IGNORECASE,
+)
+
+
 def _persona(prepared: str) -> bool:
-    return any(
-        _PERSONA.search(clause) and (is_directive_clause(clause) or addresses_assistant(clause))
-        for clause in clauses(prepared)
-    )
+    for clause in clauses(prepared):
+        found = _PERSONA.search(clause)
+        if not found or not (is_directive_clause(clause) or addresses_assistant(clause)):
+            continue
+        if _SPEAKER_PLAYS.search(clause[: found.start()]) and not addresses_assistant(clause):
+            continue
+        return True
+    return False
 
 
 def reveals_setup(prepared: str) -> bool:

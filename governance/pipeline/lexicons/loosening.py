@@ -27,6 +27,7 @@ from collections.abc import Callable
 from governance.pipeline.lexicons.directive import clauses, is_directive_clause
 from governance.pipeline.lexicons.fields import APPROVALS, AUDIT, RULES, VERIFICATION
 from governance.pipeline.lexicons.operations import CLEARED, GRANT, LOOSE_STATE, NO_NEED, PRIVILEGE, REMOVE, TREAT_AS
+from governance.pipeline.lexicons.study import studied
 from governance.pipeline.lexicons.text import NEGATOR, PHRASE_BREAK, alt, compile_any, en, sentences, zh
 
 # The controls a removal can take away, by class name (PERMISSIONS are not among them: removing a
@@ -35,8 +36,15 @@ _SETUP_RULES = alt(
     en(
         "(?:previous |prior |earlier |above |original |initial )?(?:instructions|programming|training|setup|prompt)",
         "(?:whatever|everything|anything|what) you(?:'ve| have)? (?:were |been )?(?:told|given|instructed)",
+        # The assistant's own configuration, named by its owner (a configuration file of one's own is not).
+        "(?:your|the (?:assistant|platform|operator|system|developer)'s|(?:the )?(?:system|platform|operator)) "
+        "(?:configuration|config|settings)",
     ),
-    zh("(?:之前|以前|上面|原有|出厂时?)?(?:的)?(?:指令|设定|提示词|训练)", "(?:之前|以前|此前|上面)(?:收到|说|给)的"),
+    zh(
+        "(?:之前|以前|上面|原有|出厂时?)?(?:的)?(?:指令|设定|提示词|训练)",
+        "(?:之前|以前|此前|上面)(?:收到|说|给)的",
+        "(?:你的|助手的|平台的?|运营方的?|系统的?|开发者的?)(?:配置|设置)",
+    ),
 )
 # The assistant without its rules: "a model with no policies", "零号模式下没有任何禁区".
 _NO_RULES = compile_any(
@@ -372,7 +380,7 @@ def _clause(clause: str, before: list[str]) -> str | None:
     if _OWN_ARTIFACTS.search(clause) or _HOW_TO.match(clause):
         return None  # the person's own examples; "how to turn off the audit log" names a topic
     for match in _REMOVE.finditer(clause):
-        if NEGATOR.search(_phrase_before(clause, match.start())):
+        if NEGATOR.search(_phrase_before(clause, match.start())) or studied(clause, match.start()):
             continue
         found = _control(match.group(0)) or _removed_control(clause, match, before)
         if found:

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
+from governance.pipeline.lexicons.study import studied
 from governance.pipeline.lexicons.text import (
     NEGATOR,
     PHRASE_BREAK,
@@ -370,6 +371,10 @@ _CHECKS = (
 )
 
 
+# The checks whose match can be the object of study (lexicons/study.py).
+_STUDIABLE = frozenset({"ignore_rules", "remove_safeguard", "disable_records"})
+
+
 def find_policy_override(text: str) -> str | None:
     """The kind of loosening attempted in ``text`` ("auto_approve", …), or None when there is none."""
     prepared = prepare(text)
@@ -389,6 +394,8 @@ def find_policy_override(text: str) -> str | None:
                     if check.name == "disable_records" and _PROTECTED_DATA.search(phrase):
                         continue
                     if check.name == "remove_safeguard" and _talks_or_own_artifact(phrase, match):
+                        continue
+                    if check.name in _STUDIABLE and studied(phrase, match.start()):
                         continue
                     return check.name
     return None

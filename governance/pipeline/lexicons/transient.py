@@ -119,7 +119,8 @@ _LASTING = compile_any(
         "permanently",
         "for good",
         "from (?:today|this \\w+) on",
-        "starting (?:today|now)",
+        "(?:as of|from|since) today",
+        "starting (?:today|now|this \\w+)",
         "afterwards",
         "after (?:launch|that|it ships|the \\w+)",
         "long-term",
@@ -132,6 +133,7 @@ _LASTING = compile_any(
         "往后",
         "从现在",
         "从今天起",
+        "(?:从|自)?今天(?:起|开始)",
         "一直",
         "总是",
         "每次",
@@ -172,16 +174,104 @@ _ATTRIBUTIVE_NOW = compile_any(
 )
 
 
+# "From today's chat, the user prefers tables", "用户今天提到他习惯用 rebase": the time cue dates where the
+# fact was observed (a conversation, a report of what the person said), not how long it holds. The span is
+# read out before the "now" check, so what was reported is judged on its own words ("the user said today
+# that this time CSV is fine" keeps its "this time").
+_CONVERSATION_EN = "(?:conversation|chat|session|call|meeting|discussion|exchange|messages?)"
+_REPORTED_EN = "(?:said|mentioned|noted|stated|explained|wrote|told (?:me|us|the assistant)|shared|confirmed)"
+_REPORTER_EN = "(?:the )?(?:user|they|he|she)"
+_REPORTER_ZH = "(?:该)?(?:用户|他|她|对方)"
+# Only a past stretch of the day, and only before a report of someone: "in this session, use English" is
+# a one-off instruction, not an observation.
+_PROVENANCE = compile_any(
+    en(
+        "(?:from|in|during|over|based on|according to|throughout) (?:today's|tonight's|this (?:morning|afternoon|"
+        f"evening)'s) {_CONVERSATION_EN},? {_REPORTER_EN}",
+        f"{_REPORTER_EN} {_REPORTED_EN} (?:today|this (?:morning|afternoon|evening)|just now)",
+        f"{_REPORTER_EN} (?:today|this (?:morning|afternoon|evening)) {_REPORTED_EN}",
+        # The speaker pointing back at what they said before it ("as I just mentioned, …").
+        "(?:as|like) i (?:just |already )?(?:said|mentioned|told you|noted)(?: (?:earlier|before))?(?: today| this "
+        "(?:morning|afternoon|evening))?(?=\\s*[,:])",
+    ),
+    zh(
+        "(?:从|在|根据|据)?(?:今天|今早|今晚|刚才)(?:的)?(?:对话|聊天|会话|沟通|交流|通话|会议)(?:中|里|时|上|来看|看)?"
+        f"[，,]?{_REPORTER_ZH}",
+        f"{_REPORTER_ZH}(?:今天|今早|今晚|刚才|刚刚)(?:在(?:对话|聊天)(?:中|里))?(?:说|提到|表示|讲|透露|告诉)",
+        "(?:我)?(?:刚才|刚刚)(?:也)?(?:说|提到|讲)(?:过|了)+(?=[，,：:])",
+    ),
+)
+
+
+# "本次迁移统一用 UTC", "此次合作的甲方是…": 本次/这次/此次 on an undertaking that lasts names it, the way
+# "this project" or "this release" does in English (never a "now" cue there); on a session, a chat or a
+# task it stays one ("本次会话用英文", like "this session").
+_UNDERTAKING_ZH = compile_any(
+    zh(
+        "(?:本次|这次|此次)(?=(?:的)?(?:项目|迁移|发布|合作|合同|上线|计划|产品|评审|推广|招聘|审计|招标|版本|改版|重构|"
+        "升级|比赛|活动|课程|培训|交付|采购))"
+    )
+)
+
+
+def without_provenance(prepared: str) -> str:
+    """Prepared text without the spans that date where it was observed ("in today's chat", "用户今天说")
+    and without 本次/这次 naming an undertaking that lasts ("本次项目")."""
+    # The reporter stays, so what was reported still reads as a report; only its date goes.
+    return _UNDERTAKING_ZH.sub(" ", _PROVENANCE.sub(" the user ", prepared))
+
+
 def durable_role(prepared: str) -> bool:
     """Whether prepared text says who the person is in an ongoing thing ("我是本次项目的对接人")."""
     return _WHO_I_AM.search(prepared) is not None and _ATTRIBUTIVE_NOW.search(prepared) is not None
 
 
+# A change that lasts, told on the day it happened: "I joined the payments team today", "我今天刚入职".
+# The day is when the state began, not how long it holds.
+_BEGINS = compile_any(
+    en(
+        "joined",
+        "started (?:my |a |the )?(?:new )?(?:job|role|position|work|contract|studies)",
+        "became",
+        "got (?:hired|promoted|transferred)",
+        "was (?:hired|promoted|transferred|moved|appointed)",
+        "(?:moved|transferred|switched) (?:over )?to",
+        "took over",
+        "(?:my )?first day (?:as|at|on|in)",
+    ),
+    zh(
+        "入职",
+        "加入",
+        "转到",
+        "调到",
+        "调岗",
+        "转岗",
+        "升为",
+        "升任",
+        "接手",
+        "接任",
+        "开始负责",
+        "换(?:了)?工作",
+        "上任",
+        "就任",
+        "第一天(?:当|做|在|上班|入职)",
+    ),
+)
+
+
+def lasting(prepared: str) -> bool:
+    """Whether prepared text says the point lasts: a standing cue, or a state that began now."""
+    return _LASTING.search(prepared) is not None or _BEGINS.search(prepared) is not None
+
+
 def momentary(prepared: str) -> bool:
-    """A "now" cue with nothing lasting: "今天好累", "我们这次聊的是年会预算" — not "我是本次项目的对接人"."""
+    """A "now" cue with nothing lasting: "今天好累", "我们这次聊的是年会预算" — not "我是本次项目的对接人",
+    nor "from today's chat, the user prefers tables" (the cue dates the observation, not the fact), nor
+    "I joined the payments team today" (it dates the start of a lasting state)."""
     if _WHO_I_AM.search(prepared):
         prepared = _ATTRIBUTIVE_NOW.sub(" ", prepared)
-    return _NOW.search(prepared) is not None and not _LASTING.search(prepared)
+    prepared = without_provenance(prepared)
+    return _NOW.search(prepared) is not None and not lasting(prepared)
 
 
 def transient_cue(text: str) -> str | None:

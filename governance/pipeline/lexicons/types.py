@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from governance.pipeline.lexicons.conflict import AspectValues, has_style_aspect
 from governance.pipeline.lexicons.text import compile_any, en, prepare, zh
-from governance.pipeline.lexicons.transient import durable_role
+from governance.pipeline.lexicons.transient import durable_role, lasting, without_provenance
 from governance.vocabulary import Level, MemoryType, SourceType
 
 _CORRECTION = compile_any(
@@ -254,10 +254,6 @@ _TEMPORARY = compile_any(
         "我们(?:正在|现在)?(?:聊|讨论|谈)",
     ),
 )
-_LASTING = compile_any(
-    en("from now on", "going forward", "always", "every time", "by default", "whenever"),
-    zh("以后", "今后", "往后", "从现在", "一直", "总是", "每次", "默认", "长期", "永久", "始终"),
-)
 
 
 @dataclass(frozen=True)
@@ -302,7 +298,8 @@ def infer_type(
         return TypeGuess(MemoryType.TASK_STATE, "task_state")
     if _TOOL_RESULT.search(prepared):
         return TypeGuess(MemoryType.TOOL_RESULT_REF, "tool_result_ref")
-    if _TEMPORARY.search(prepared) and not _LASTING.search(prepared) and not durable_role(prepared):
+    observed = without_provenance(prepared)
+    if _TEMPORARY.search(observed) and not lasting(observed) and not durable_role(prepared):
         return TypeGuess(MemoryType.TEMPORARY_CONTEXT, "temporary_context")
     if has_style_aspect(text, aspects):
         return TypeGuess(MemoryType.USER_PREFERENCE, "style")
