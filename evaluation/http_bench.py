@@ -3,11 +3,11 @@
 The same writes and context reads are timed three ways in one run, on the configured database:
 
 - the **service** call in this process (``memory_write``, ``memory_context_build``): wall p50 and mean CPU;
-- over **HTTP** against the documented production command (gunicorn, ``config.asgi`` on UvicornWorkers,
-  ``--preload``) on loopback, with 1, 4 and 16 concurrent clients: latency, requests per second, and the
-  **server's CPU per request** (every gunicorn process's user + system time from ``/proc``, over the
-  requests served) beside the service call's CPU; and the share of the machine's cores doing the service's
-  work (service CPU × requests ÷ (wall time × cores));
+- over **HTTP** against the documented production commands (gunicorn with ``--preload``: sync workers on
+  ``config.wsgi``, and ``config.asgi`` on UvicornWorkers) on loopback, with 1, 4 and 16 concurrent clients:
+  latency, requests per second, and the **server's CPU per request** (every gunicorn process's user +
+  system time from ``/proc``, over the requests served) beside the service call's CPU; and the share of the
+  machine's cores doing the service's work (service CPU × requests ÷ (wall time × cores));
 - the **floor** (``floor_bench``): the same writes and reads with nothing but ``sqlite3`` and ``cryptography``.
 
 The clients are raw keep-alive HTTP/1.1 connections (as a load generator such as wrk keeps them), a few
@@ -98,8 +98,8 @@ def server_cpu_seconds(pid: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-# The servers a row can be measured on: the documented production command, and gunicorn's sync workers on the
-# WSGI entry point (no /mcp/ there, no event loop and no thread hand-off per request).
+# The servers a row can be measured on: config.asgi on UvicornWorkers (everything, /mcp/ included), and
+# gunicorn's sync workers on config.wsgi (pages and REST: no event loop and no thread hand-off per request).
 SERVERS = ("asgi", "sync")
 
 

@@ -199,7 +199,7 @@ class Command(BaseCommand):
         self.stdout.write(f"governed service / floor, p50: write {ratio['write']:.2f}×, read {ratio['read']:.2f}×")
         self.stdout.write(
             f"over HTTP on loopback, {figures['workers']} workers, --preload: asgi = gunicorn config.asgi on "
-            "UvicornWorkers (the documented command), sync = gunicorn config.wsgi on sync workers"
+            "UvicornWorkers (serves /mcp/ too), sync = gunicorn config.wsgi on sync workers (pages and REST)"
         )
         for line in http_table(rows):
             self.stdout.write(line)
