@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluation.read_bench import percentile
-from evaluation.startup_bench import ROOT, free_port, gunicorn_argv, process_tree
+from evaluation.startup_bench import ROOT, free_port, gunicorn_argv, process_tree, stop
 
 
 class RawHttp:
@@ -136,12 +136,7 @@ def production_server(kind: str, *, workers: int, startup_timeout: float = 300.0
             time.sleep(0.2)
         yield port, process.pid
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from mcp import Client as McpClient
 from mcp.client.streamable_http import streamable_http_client
 
 from evaluation.read_bench import percentile
+from evaluation.startup_bench import stop
 
 
 @dataclass(frozen=True)
@@ -97,12 +98,7 @@ def served(*, wsgi: bool = False, startup_timeout: float = 300.0) -> Iterator[st
             time.sleep(0.2)
         yield url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process, timeout=20)
 
 
 def _write_body(n: int, subject: str) -> dict[str, Any]:

@@ -44,6 +44,16 @@ def gunicorn_argv(*, port: int, workers: int, preload: bool) -> list[str]:
     return [*argv, "--preload"] if preload else argv
 
 
+def stop(process: subprocess.Popen, *, timeout: float = 30.0) -> None:
+    """Ask a server to stop (SIGTERM: gunicorn and uvicorn finish their requests), then kill it if it lingers."""
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 def _children(pid: int) -> list[int]:
     try:
         listed = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
@@ -127,12 +137,7 @@ def measure(*, key: str, subject_prefix: str, workers: int, preload: bool, timeo
             pss, rss = pss + one_pss, rss + one_rss
         return Startup(preload, workers, first_answer, pss / 1024, rss / 1024)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
 
 
 def table(rows: list[Startup]) -> str:
