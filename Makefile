@@ -6,12 +6,12 @@ STAMP := $(VENV)/.installed-$(shell cksum requirements.lock | cut -d' ' -f1)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint format screenshots benchmarks
+.PHONY: install compile run test lint format screenshots benchmarks
 
 $(STAMP): requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==0.13.9
-	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.lock
+	$(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -r requirements.lock
 	rm -f $(VENV)/.installed-* && touch $@
 
 # The frameworks' own tests ship in their source distributions only (tests/client/test_*_upstream.py run
@@ -38,7 +38,12 @@ $(OAI_UPSTREAM)/tests/memory/test_session.py: var/upstream/openai_agents-$(OAI_V
 
 install: $(STAMP) $(UPSTREAM)/tests/test_store.py $(OAI_UPSTREAM)/tests/memory/test_session.py
 
-run: install
+# Bytecode compiled ahead, for the packages (at install) and the project: a process that may not write it
+# (PYTHONDONTWRITEBYTECODE, a read-only tree) would otherwise compile every module from source at each start.
+compile: install
+	$(BIN)/python -m compileall -q -j 0 -x '(^|/)(\.venv|var|\.git|node_modules)/' .
+
+run: install compile
 	MEMGOV_DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	MEMGOV_DEBUG=1 $(BIN)/python manage.py migrate --database keys --noinput
 	MEMGOV_DEBUG=1 $(BIN)/python manage.py move_data_keys
@@ -50,7 +55,7 @@ run: install
 # One pytest-xdist worker per core, each test file on one worker (its module fixtures set up once); every
 # worker has databases of its own. `make test PYTEST_ARGS=tests/…` runs some tests, in one process.
 PYTEST_ARGS ?= -n auto --dist loadfile
-test: install
+test: install compile
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 lint: install
