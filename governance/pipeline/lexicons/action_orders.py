@@ -110,6 +110,9 @@ _UNCHECKED = compile_any(
         "website|document|tool|message|email|readme)|the (?:page|site|document|tool|message|email|readme)|it) "
         "(?:names?|mentions?|suggests?|sends?|links?|recommends?|asks? for|requests?|points? to|gives?|lists?|says?)",
         "trust\\w* (?:any|every|all|whatever)",
+        "(?:whenever|when|if|once) (?:a|an|the|any|some) (?:[\\w-]+ )?(?:page|site|website|document|doc|readme|issue|"
+        "email|message|tool|result|post|comment|stranger|someone|anyone|ad|forum) (?:recommends?|suggests?|mentions?|"
+        "names?|links?|says?|asks?|tells?)",
     ),
     zh(
         "(?:不用|不必|无需|无须|不需要|没必要)(?:再)?(?:审核|检查|验证|审查|核实|确认|扫描|看|评审)",
@@ -219,6 +222,10 @@ _CONSEQUENTIAL = compile_any(
         "purchas\\w*",
         "transfer\\w*",
         "emails?",
+        "production",
+        "prod",
+        "migrations?",
+        "databases?",
     ),
     zh(
         "任何",
@@ -230,6 +237,8 @@ _CONSEQUENTIAL = compile_any(
         "代码",
         "脚本",
         "执行",
+        "生产",
+        "数据库",
         "部署",
         "删除",
         "付款",
@@ -260,6 +269,9 @@ def _acts_unconfirmed(clause: str) -> bool:
 
 # The words each class cannot do without (lexicons/orders.py).
 _UNCHECKED_STEMS = stems(
+    "when",
+    "if ",
+    "once",
     "without",
     "no need",
     "don't",

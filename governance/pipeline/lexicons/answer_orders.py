@@ -62,7 +62,7 @@ _AMOUNT = compile_any(
         "generic",
         "obvious",
         "too many",
-        "things i (?:already )?know",
+        "(?:i|we) (?:already |probably )?(?:know|understand)",
     ),
     zh("冗长", "长篇", "太长", "大段", "重复", "过多", "太多", "多余", "套话", "啰嗦", "我(?:已经|都)?(?:知道|懂)"),
 )
@@ -97,13 +97,14 @@ _HIJACK = compile_any(
     "updated|no longer)",
     rf"{_YOURS} (?:[\w-]+ ){{0,2}}{_GOAL} (?:is|are) now",
     r"instead of (?:[\w-]+ ){0,3}(?:the user|user'?s?|operator'?s?|what (?:the user|i|they) (?:asks?|wants?))",
-    r"(?:more important than|ahead of|(?:priorit\w*|rank\w*|favou?r\w*|put\w*) (?:[\w'-]+ ){0,4}over) "
-    "(?:anything |whatever )?(?:the user|users?|the operator)"
-    "(?:'s)? (?:asks?|wants?|requests?|instructions?|goals?|needs?|questions?)",
+    r"(?:more important than|(?:priorit\w*|rank\w*|favou?r\w*) (?:[\w'-]+ ){0,4}(?:over|above|ahead of|before)|"
+    r"put\w* (?:[\w'-]+ ){0,4}(?:ahead of|over)) (?:anything |whatever )?(?:(?:the user|users?|the operator)"
+    "(?:'s)? (?:asks?|wants?|requests?|instructions?|goals?|needs?|questions?)|answering|helping|the (?:actual |real )?"
+    "(?:question|request|task))",
     zh(
         "(?:你|助手|模型)(?:的)?(?:真正|实际|隐藏|秘密|唯一|最终|最高|新)(?:的)?(?:目标|任务|使命|优先事项|职责|宗旨)",
         "(?:你|助手|模型)(?:的)?(?:[^，。,.把将给帮替]{0,4})?(?:目标|任务|使命|优先事项|职责|宗旨)(?:[^，。,.]{0,4})?"
-        "(?:改为|改成|变为|变成|换成|调整为|更新为|不再是)",
+        "(?:改为|改成|变为|变成|换成|调整为|更新为|不再是|变了|改了|换了|已改变|更改为)",
         "(?:优先于|高于|压过|盖过)(?:用户|运营方|操作者)",
         "(?:比|而不是)(?:用户|运营方)(?:的)?(?:要求|请求|问题|目标|需求)",
     ),
@@ -208,7 +209,7 @@ _OPEN_RECIPIENT = compile_any(
         "外部人员",
         "不管是谁",
         "无论是谁",
-        "别人(?:问|要)",
+        "(?:别人|同事|用户|客户|对方|大家|外人)(?:来)?(?:问|要|索要|需要)",
     ),
 )
 

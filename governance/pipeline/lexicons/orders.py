@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 from governance.pipeline.lexicons.directive import addresses_assistant, is_directive_clause, standing
 from governance.pipeline.lexicons.prefilter import Lexicon
-from governance.pipeline.lexicons.text import NEGATOR
+from governance.pipeline.lexicons.text import NEGATOR, compile_any, en, zh
 
 # The speaker as the subject of the clause ("I never add disclaimers to my posts", "我们从不审核插件").
 _SPEAKER = re.compile(r"^\W*(?:(?:i|we)(?:'m|'ve|'d| am| have| usually| always| never| often)?\b|我们?)", re.I)
@@ -27,9 +27,24 @@ class OrderClass(NamedTuple):
     holds: Callable[[str], bool]  # on one clause that is an order to the assistant
 
 
+# The assistant as the subject of a norm ("the assistant should no longer …", "助手今后不再 …"), a norm in
+# the passive ("tokens may be given to …"), or a Chinese norm that lets go ("都可以直接提供").
+_NORM_ON_ASSISTANT = compile_any(
+    en(
+        "(?:the )?(?:assistants?|ai|models?|agents?|bots?)(?: (?:will|should|must|shall|may|can|is to|are to|"
+        "no longer|never|always|now))+"
+    ),
+    en("(?:may|can|should|must|shall|is to|are to)(?: (?:now|always|freely|safely|just|simply))? be [a-z]+"),
+    zh(
+        "(?:助手|智能体|模型|机器人|ai)(?:以后|今后|从现在起|现在)?(?:应|要|须|必须|可以|可|不再|不要|不得|一律|都|只)",
+        "(?:都|一律|直接|随时|尽管|随便)(?:可以|能)",
+    ),
+)
+
+
 def orders_assistant(clause: str) -> bool:
     """Whether a prepared, unframed clause is an order to the assistant, not a statement about the speaker."""
-    if addresses_assistant(clause):
+    if addresses_assistant(clause) or _NORM_ON_ASSISTANT.search(clause):
         return True
     if _SPEAKER.match(clause):
         return False
