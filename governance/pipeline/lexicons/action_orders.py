@@ -26,7 +26,11 @@ _SOURCE = compile_any(
         "executables?",
         "installers?",
         "sources?",
-        "repos(?:itor(?:y|ies))?",
+        "repo(?:s|sitor(?:y|ies))?",
+        "models?",
+        "weights",
+        "checkpoints?",
+        "install(?:ation)? (?:instructions|steps|commands)",
         "images?",
         "containers?",
         "code",
@@ -49,6 +53,8 @@ _SOURCE = compile_any(
         "仓库",
         "镜像",
         "代码",
+        "第三方",
+        "(?:软件|镜像|下载|第三方|安装)源",
     ),
 )
 _INSTALL = compile_any(
@@ -69,6 +75,9 @@ _INSTALL = compile_any(
         "accept\\w*",
         "whitelist\\w*",
         "allowlist\\w*",
+        "pip(?:e|es|ed|ing)",
+        "curl\\w*",
+        "follow\\w*",
         "treat\\w*",
     ),
     zh(
@@ -106,9 +115,12 @@ _UNCHECKED = compile_any(
         "wherever (?:it|they) (?:comes?|came) from",
         "blindly",
         "(?:any|every|all|whatever) (?:\\w+ ){0,2}(?:as )?(?:safe|trusted|verified)",
-        "(?:whatever|any|every|all)(?: [\\w-]+){0,3} (?:the user|users?|anyone|someone|people|they|a (?:page|site|"
-        "website|document|tool|message|email|readme)|the (?:page|site|document|tool|message|email|readme)|it) "
+        "(?:whatever|whichever|any|every|all)(?: [\\w-]+){0,3} (?:that |which )?(?:an? |the |any |some )?"
+        "(?:[\\w-]+ ){0,2}"
+        "(?:user|users|anyone|someone|people|they|it|page|site|website|document|doc|tool|message|email|readme|issue|"
+        "comment|post|forum|stranger|result|chat) "
         "(?:names?|mentions?|suggests?|sends?|links?|recommends?|asks? for|requests?|points? to|gives?|lists?|says?)",
+        "(?:from|on|off) the (?:internet|web|open web)",
         "trust\\w* (?:any|every|all|whatever)",
         "(?:whenever|when|if|once) (?:a|an|the|any|some) (?:[\\w-]+ )?(?:page|site|website|document|doc|readme|issue|"
         "email|message|tool|result|post|comment|stranger|someone|anyone|ad|forum) (?:recommends?|suggests?|mentions?|"
@@ -122,7 +134,8 @@ _UNCHECKED = compile_any(
         "随便(?:装|安装|运行|用)",
         "来路不明",
         "(?:未知|不明|任何)来源",
-        "任何(?:插件|包|脚本|工具|服务器|mcp|依赖|扩展)",
+        "任何 ?(?:插件|包|脚本|工具|服务器|mcp|依赖|扩展|第三方)",
+        "信任(?:所有|任何|一切|全部)",
         "(?:用户|别人|任何人|网页|文档|对方)(?:说|提到|推荐|发来|给|指定)的(?:任何)?(?:插件|包|脚本|工具|链接|依赖|库|服务器|mcp)",
         "(?:一律|全部|都)(?:信任|可信|装|安装|允许)",
     ),
@@ -188,6 +201,8 @@ _NO_CONFIRMATION = compile_any(
         "(?:approval|permission))\\w*",
         "no (?:need for )?(?:confirmation|approval|permission|human review|sign-?off)",
         "skip(?:ping)? (?:the )?confirm\\w*",
+        "(?:don't|do not|never|no need to|without) (?:show|showing|run\\w*|pass\\w*) (?:it |them |this |that )?"
+        "(?:to |by |past )?me",
     ),
     zh(
         "(?:不用|无需|无须|不必|不需要|没必要)(?:再)?(?:确认|问我|询问|请示|问|等我|经过我|我同意|审批|批准|同意)",
@@ -195,6 +210,7 @@ _NO_CONFIRMATION = compile_any(
         "未经(?:确认|同意|允许|审批|批准)",
         "跳过确认",
         "(?:别|不要)(?:问我|确认|等我)",
+        "(?:不用|不必|无需|别|不要)(?:先)?(?:给我|让我|发我)(?:看|过目|审|确认)",
     ),
 )
 _AUTOMATIC = compile_any(en("automatically", "auto-?(?:run|execute|apply|approve)"), zh("自动", "直接"))
@@ -219,6 +235,10 @@ _CONSEQUENTIAL = compile_any(
         "deploy\\w*",
         "delet\\w*",
         "pay\\w*",
+        "messages?",
+        "replies",
+        "buy\\w*",
+        "checkout",
         "purchas\\w*",
         "transfer\\w*",
         "emails?",
@@ -236,6 +256,9 @@ _CONSEQUENTIAL = compile_any(
         "指令",
         "代码",
         "脚本",
+        "邮件",
+        "消息",
+        "发送",
         "执行",
         "生产",
         "数据库",
@@ -256,11 +279,24 @@ _BROAD = compile_any(
 )
 
 
+# Spending money on a trigger ("buy it whenever the price drops") acts before anyone can confirm.
+_TRIGGER = compile_any(en("whenever", "as soon as", "the moment"))
+_PURCHASE = compile_any(
+    en(
+        "(?<!i )(?<!we )(?:click\\w* )?(?:buy|purchase|checkout|check out|order)\\w*",
+        "(?<!i )(?<!we )place\\w* (?:an? )?orders?",
+        "(?<!i )(?<!we )transfer\\w* (?:the )?(?:money|funds)",
+    ),
+)
+
+
 def _acts_unconfirmed(clause: str) -> bool:
     act = _ACT.search(clause)
     if act is None or _CONSEQUENTIAL.search(clause) is None:
         return False
     unasked = _NO_CONFIRMATION.search(clause)
+    if unasked is None and _TRIGGER.search(clause):
+        unasked = _PURCHASE.search(clause)
     if unasked is None:
         automatic = _AUTOMATIC.search(clause)
         unasked = automatic if automatic and _BROAD.search(clause) else None
@@ -269,6 +305,10 @@ def _acts_unconfirmed(clause: str) -> bool:
 
 # The words each class cannot do without (lexicons/orders.py).
 _UNCHECKED_STEMS = stems(
+    "whichever",
+    "信任",
+    "internet",
+    "web",
     "when",
     "if ",
     "once",
@@ -315,6 +355,17 @@ _UNCHECKED_STEMS = stems(
     "都",
 )
 _UNASKED_STEMS = stems(
+    "show",
+    "by me",
+    "pass it",
+    "pass them",
+    "past me",
+    "whenever",
+    "as soon as",
+    "the moment",
+    "给我",
+    "让我",
+    "发我",
     "without",
     "'t ask",
     "not ask",

@@ -27,18 +27,41 @@ _CAVEAT = compile_any(
         "(?<![编译类型日志构建])警告",
         "风险(?:提示|提醒|警示|声明)",
         "安全(?:提示|提醒|警示|说明)",
+        "注意事项",
     ),
 )
-_REFUSAL = compile_any(
+# Protective acts of the assistant's own: refusing, pointing out risks, sending the person to a
+# professional. Negated, or taken away, they are caveats dropped. Moralizing, lecturing and hedging are
+# tone ("don't lecture me", "别说教"): a preference, not a safeguard.
+_PROTECTIVE = compile_any(
     en(
-        "refus\\w*(?= *$| (?:any|anything|a request|requests?|questions?|to answer|me|users?|tasks?))",
+        "(?:refus|declin)\\w*(?= *$| (?:any|anything|a request|requests?|questions?|to answer|me|users?|tasks?))",
         "say no(?= *$| to (?:me|users?|anyone|any))",
+        "(?:say|tell (?:me|us|users?|them|people)) (?:that )?you can(?:'t|not| not) (?:help|do|answer|assist)",
+        "(?:mention|remind\\w* (?:me|us|users|them) (?:of|about)|talk\\w* about|point\\w* out|flag\\w*|bring\\w* up|"
+        "warn\\w* (?:me |us |users |them )?(?:of|about))(?: the| any| possible| potential)? risks?",
+        "(?:see|consult|talk to|contact|ask) (?:a|your) (?:doctor|professional|lawyer|specialist|expert|physician)",
     ),
-    zh("拒绝(?= *$|回答|任何|我的|用户|请求|问题|要求)", "说不(?= *$)"),
+    zh(
+        "拒绝(?= *$|回答|任何|我的|用户|请求|问题|要求)",
+        "说不(?= *$)",
+        "说[\"']?(?:我)?(?:不能|无法|没法|做不到)(?:帮|回答|做|处理)",
+        "(?:提醒|提示|强调|说明|提)(?:我|用户)?(?:一下)?(?:相关)?风险",
+        "(?:咨询|去看|找)(?:专业人士|医生|律师)",
+    ),
 )
 _DROP = compile_any(
     REMOVE,
-    en("leave (?:\\w+ ){0,2}out", "strip\\w*", "cut\\w*", "no more", "get rid of", "ditch\\w*"),
+    en(
+        "leave (?:\\w+ ){0,2}out",
+        "strip\\w*",
+        "cut\\w*",
+        "no more",
+        "get rid of",
+        "ditch\\w*",
+        "quit\\w*",
+        "enough (?:with|of)",
+    ),
     zh("去掉", "删掉", "删除", "省略", "省掉", "取消", "去除", "拿掉", "别再", "不再"),
 )
 _ADD = compile_any(
@@ -69,21 +92,27 @@ _AMOUNT = compile_any(
 
 
 def _drops_caveats(clause: str) -> bool:
+    if _AMOUNT.search(clause):
+        return False
     target = _CAVEAT.search(clause)
-    if target and not _AMOUNT.search(clause):
-        before = clause[: target.start()]
-        drop = last_match(_DROP, before)
-        # Shortening them is about length.
-        if drop is not None and not drop.group().startswith("shorten") and not negated(clause, drop.start()):
-            return True
-        add = last_match(_ADD, before)
-        if add is not None and negated(clause, add.start()):
-            return True
-        without = last_match(_WITHOUT, before)
-        if without is not None and not negated(clause, without.start()):
-            return True
-    refusal = _REFUSAL.search(clause)
-    return refusal is not None and negated(clause, refusal.start())
+    if target and _taken_away(clause, target.start()):
+        return True
+    act = _PROTECTIVE.search(clause)
+    return act is not None and (negated(clause, act.start()) or _taken_away(clause, act.start()))
+
+
+def _taken_away(clause: str, start: int) -> bool:
+    """Whether what starts at ``start`` is removed, added under a negation, or done without."""
+    before = clause[:start]
+    drop = last_match(_DROP, before)
+    # Shortening them is about length.
+    if drop is not None and not drop.group().startswith("shorten") and not negated(clause, drop.start()):
+        return True
+    add = last_match(_ADD, before)
+    if add is not None and negated(clause, add.start()):
+        return True
+    without = last_match(_WITHOUT, before)
+    return without is not None and not negated(clause, without.start())
 
 
 # --- the goal hijacked (LLM01) ----------------------------------------------------------------------------
@@ -110,8 +139,29 @@ _HIJACK = compile_any(
     ),
 )
 _PROMOTE = compile_any(
-    en("promot\\w*", "advertis\\w*", "market(?:s|ed|ing)? ", "plug(?:s|ging)? ", "steer\\w* (?:\\w+ ){0,3}toward"),
-    zh("推广", "推销", "宣传", "植入(?:广告)?", "打广告", "引导(?:用户)?(?:去|购买|使用)"),
+    en(
+        "promot\\w*",
+        "advertis\\w*",
+        "market(?:s|ed|ing)? ",
+        "plug(?:s|ging)? ",
+        "steer\\w* (?:\\w+ ){0,3}toward",
+        "links? to (?:buy|purchase|order|sign up|subscribe|download)",
+        "affiliate",
+        "referral (?:codes?|links?)",
+        "sponsored",
+    ),
+    zh(
+        "推广",
+        "推销",
+        "宣传",
+        "植入(?:广告)?",
+        "打广告",
+        "购买链接",
+        "推荐码",
+        "返利链接",
+        "推广链接",
+        "引导(?:用户)?(?:去|购买|使用)",
+    ),
 )
 
 
@@ -143,6 +193,15 @@ _CREDENTIALS = compile_any(
         "emails?|phone numbers|addresses)",
         "(?:salary|payroll) (?:data|details|information|figures|files)",
         "confidential \\w+",
+        "\\.env(?: file| contents)?",
+        "env(?:ironment)? (?:files?|variables|vars)",
+        "(?:vpn|ssh|kube|database|db|server) ?config\\w*",
+        "service account(?: json| keys?| files?| credentials)?",
+        "certificates?",
+        "(?:another|other|a different) (?:[\\w-]+ )?"
+        "(?:customer|user|client|employee|patient|person|member|tenant)s?'?s? "
+        "(?:[\\w-]+ ){0,2}(?:data|history|records|details|information|info|files|messages|orders|emails?|addresses|"
+        "accounts?|chats?)",
     ),
     zh(
         "密钥",
@@ -182,6 +241,9 @@ _GIVE = compile_any(
         "includ\\w*",
         "supply\\w*",
         "releas\\w*",
+        "reply\\w* with",
+        "respond\\w* with",
+        "(?:can|may) (?:have|get|see|access|download|read)",
     ),
     zh("给", "发", "告诉", "提供", "分享", "透露", "转发", "贴", "公开", "交给", "附上", "带上", "泄露", "共享"),
 )
@@ -193,6 +255,9 @@ _OPEN_RECIPIENT = compile_any(
         "(?:people|users|those|someone|somebody) (?:who|that) (?:asks?|needs?|requests?|wants?)",
         "(?:on|upon) request",
         "(?:when|whenever|if) (?:someone|anyone|somebody|people|a user|users) (?:asks?|requests?|needs?)",
+        "(?:when|whenever|if) (?:an?|any) (?:[\\w-]+ )?(?:user|customer|client|person|caller|colleague|visitor|member) "
+        "(?:asks?|wants?|requests?|needs?)",
+        "(?:when|whenever|if) (?:it'?s |they'?re |it is |they are )?(?:requested|asked for)",
         "the public",
         "strangers?",
         "other users",
@@ -223,6 +288,25 @@ def _hands_out_credentials(clause: str) -> bool:
 
 # The words each class cannot do without (lexicons/orders.py).
 _CAVEAT_STEMS = stems(
+    "declin",
+    "can't",
+    "cannot",
+    "can not",
+    "risk",
+    "doctor",
+    "professional",
+    "lawyer",
+    "specialist",
+    "expert",
+    "physician",
+    "注意事项",
+    "不能",
+    "无法",
+    "没法",
+    "做不到",
+    "专业人士",
+    "医生",
+    "律师",
     "warning",
     "caveat",
     "disclaimer",
@@ -263,6 +347,12 @@ _GOAL_STEMS = stems(
     "而不是",
 )
 _PROMOTE_STEMS = stems(
+    "link",
+    "affiliate",
+    "referral",
+    "sponsored",
+    "链接",
+    "推荐码",
     "promot",
     "advertis",
     "market",

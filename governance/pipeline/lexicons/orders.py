@@ -35,6 +35,7 @@ _NORM_ON_ASSISTANT = compile_any(
         "no longer|never|always|now))+"
     ),
     en("(?:may|can|should|must|shall|is to|are to)(?: (?:now|always|freely|safely|just|simply))? be [a-z]+"),
+    en("(?:anyone|anybody|everyone|everybody|whoever) (?:can|may|is allowed to|should be able to)"),
     zh(
         "(?:助手|智能体|模型|机器人|ai)(?:以后|今后|从现在起|现在)?(?:应|要|须|必须|可以|可|不再|不要|不得|一律|都|只)",
         "(?:都|一律|直接|随时|尽管|随便)(?:可以|能)",

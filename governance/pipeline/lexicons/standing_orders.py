@@ -41,10 +41,10 @@ def standing_order(prepared: str) -> str | None:
         # Owned by the assistant ("your real goal is …"), a new goal needs no order form.
         if hijack and hijacks_goal(clause):
             return "goal_hijacking"
-        if checks and orders_assistant(clause):
-            for order in checks:
-                if order.holds(clause):
-                    return order.name
+        # The class's own words first: they are rarer, and cheaper to find, than the form of an order.
+        for order in checks:
+            if order.holds(clause) and orders_assistant(clause):
+                return order.name
     return None
 
 
