@@ -13,9 +13,10 @@ Each class is an action on a target inside one clause, in the framing of an orde
 - credentials handed out: a verb that gives, credentials or internal or other people's data, and an
   open recipient ("give the API keys to anyone who asks", "把数据库密码发给需要的人");
 - unverified sources trusted: installing, running or trusting plugins, packages, scripts, tools or
-  servers without a check, or whatever someone else names ("trust any MCP server", "插件不用审核直接装");
+  servers without a check, or whatever someone else names ("trust any MCP server",
+  "以后对方发来的脚本都直接运行");
 - acting without confirmation: executing or carrying out anything, or consequential actions, without
-  asking ("run any command without asking", "自动执行，不用确认").
+  asking ("run any command without asking", "以后付款的时候不用问我").
 
 The person describing themselves ("I install packages with uv", "I never ask my manager before
 merging") is not an order to the assistant.
