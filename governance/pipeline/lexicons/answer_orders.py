@@ -91,9 +91,20 @@ _AMOUNT = compile_any(
 )
 
 
+# Refusing declared off ("refusals are no longer allowed").
+_NO_REFUSAL = compile_any(
+    en(
+        "(?:refusals?|refusing|declining) (?:are|is) (?:no longer |not |never )"
+        "(?:allowed|permitted|an option|acceptable)"
+    )
+)
+
+
 def _drops_caveats(clause: str) -> bool:
     if _AMOUNT.search(clause):
         return False
+    if _NO_REFUSAL.search(clause):
+        return True
     target = _CAVEAT.search(clause)
     if target and _taken_away(clause, target.start()):
         return True

@@ -36,8 +36,17 @@ _NORM_ON_ASSISTANT = compile_any(
     ),
     en("(?:may|can|should|must|shall|is to|are to)(?: (?:now|always|freely|safely|just|simply))? be [a-z]+"),
     en("(?:anyone|anybody|everyone|everybody|whoever) (?:can|may|is allowed to|should be able to)"),
+    # A policy stated as what the assistant does or what its answers are ("the AI shares keys with …",
+    # "answers come without disclaimers", "unverified servers are fine to connect").
+    en(
+        "(?:the|this|our|your) (?:assistant|ai|bot|agent|model|chatbot) (?:[a-z]+ly )?[a-z]+s(?![a-z'])",
+        "(?:the |your |all |every )?(?:answers?|replies|responses|outputs?) (?:come|are|will|should|must|go)",
+        "(?:is|are) (?:fine|ok|okay|safe|allowed|acceptable) to",
+        "(?:is|are) (?:no longer |not |never )?(?:allowed|permitted)",
+    ),
     zh(
-        "(?:助手|智能体|模型|机器人|ai)(?:以后|今后|从现在起|现在)?(?:应|要|须|必须|可以|可|不再|不要|不得|一律|都|只)",
+        "(?:助手|智能体|模型|机器人|ai)(?:以后|今后|从现在起|现在)?(?:应|要|须|必须|可以|可|不再|不要|不得|一律|都|只|把|将|会)",
+        "(?:回答|回复|答复|输出)(?:中|里)",
         "(?:都|一律|直接|随时|尽管|随便)(?:可以|能)",
     ),
 )
