@@ -15,7 +15,10 @@ by combining word fields (:mod:`lexicons.fields`) with the grammar of an instruc
 - the speaker or a text ranked above the operator's setup (my instructions outrank the platform);
 - an instruction that copies itself into what the assistant writes;
 - instructions to tell *other people* to hand over credentials or to visit a link (phishing);
-- exfiltration (data sent to an address), forged prompt tags.
+- exfiltration (data sent to an address), forged prompt tags;
+- standing orders that loosen how the assistant answers and acts (:mod:`lexicons.standing_orders`):
+  caveats and refusals dropped, the goal hijacked, credentials handed to whoever asks, unverified
+  plugins, packages or sources trusted, actions taken without confirmation.
 
 :func:`addressed_to_ai` finds text that speaks to whatever AI reads it ("note to the screening
 model", "致读取本文档的智能助手"); from a tool result, web page or document that is an injection
@@ -42,6 +45,7 @@ from governance.pipeline.lexicons.intent_forms import (
 )
 from governance.pipeline.lexicons.intent_targets import reaches_others, reassigns_identity, reveals_setup
 from governance.pipeline.lexicons.loosening import loosening
+from governance.pipeline.lexicons.standing_orders import standing_order
 from governance.pipeline.lexicons.text import prepare
 
 # (class name, check): the first that holds names the intent.
@@ -64,7 +68,7 @@ def injection_intent(text: str) -> str | None:
     for name, check in _CLASSES:
         if check(prepared):
             return name
-    return loosening(prepared)
+    return loosening(prepared) or standing_order(prepared)
 
 
 def addressed_to_ai(text: str) -> bool:

@@ -1,0 +1,422 @@
+"""Orders about what the assistant says and what it is for (OWASP LLM01 goal hijacking, LLM02 and LLM07
+disclosure, LLM09 answers stripped of their caveats); see :mod:`lexicons.standing_orders`."""
+
+from __future__ import annotations
+
+from governance.pipeline.lexicons.directive import standing
+from governance.pipeline.lexicons.operations import REMOVE
+from governance.pipeline.lexicons.orders import OrderClass, has_stem, last_match, negated, stems
+from governance.pipeline.lexicons.text import compile_any, en, zh
+
+# --- caveats dropped (LLM09, LLM01) -----------------------------------------------------------------------
+
+_TECHNICAL = (
+    r"(?<!compiler )(?<!deprecation )(?<!lint )(?<!linter )(?<!build )(?<!type )(?<!runtime )(?<!console )"
+    r"(?<!npm )(?<!pip )(?<!gcc )(?<!mypy )(?<!ruff )(?<!test )(?<!ssl )(?<!log )(?<!ci )(?<!python )"
+)
+_CAVEAT = compile_any(
+    en(
+        f"{_TECHNICAL}(?:(?:safety|risk|legal|medical|health|content|ethical|moral|security) )?"
+        "(?:warnings?|caveats?|disclaimers?)",
+        "safety (?:notes?|notices?|messages?|reminders?|lectures?)",
+        "(?:moral|ethical) (?:lectures?|commentary)",
+    ),
+    zh(
+        "免责声明",
+        "免责条款",
+        "(?<![编译类型日志构建])警告",
+        "风险(?:提示|提醒|警示|声明)",
+        "安全(?:提示|提醒|警示|说明)",
+        "注意事项",
+    ),
+)
+# Protective acts of the assistant's own: refusing, pointing out risks, sending the person to a
+# professional. Negated, or taken away, they are caveats dropped. Moralizing, lecturing and hedging are
+# tone ("don't lecture me", "别说教"): a preference, not a safeguard.
+_PROTECTIVE = compile_any(
+    en(
+        "(?:refus|declin)\\w*(?= *$| (?:any|anything|a request|requests?|questions?|to answer|me|users?|tasks?))",
+        "say no(?= *$| to (?:me|users?|anyone|any))",
+        "(?:say|tell (?:me|us|users?|them|people)) (?:that )?you can(?:'t|not| not) (?:help|do|answer|assist)",
+        "(?:mention|remind\\w* (?:me|us|users|them) (?:of|about)|talk\\w* about|point\\w* out|flag\\w*|bring\\w* up|"
+        "warn\\w* (?:me |us |users |them )?(?:of|about))(?: the| any| possible| potential)? risks?",
+        "(?:see|consult|talk to|contact|ask) (?:a|your) (?:doctor|professional|lawyer|specialist|expert|physician)",
+    ),
+    zh(
+        "拒绝(?= *$|回答|任何|我的|用户|请求|问题|要求)",
+        "说不(?= *$)",
+        "说[\"']?(?:我)?(?:不能|无法|没法|做不到)(?:帮|回答|做|处理)",
+        "(?:提醒|提示|强调|说明|提)(?:我|用户)?(?:一下)?(?:相关)?风险",
+        "(?:咨询|去看|找)(?:专业人士|医生|律师)",
+    ),
+)
+_DROP = compile_any(
+    REMOVE,
+    en(
+        "leave (?:\\w+ ){0,2}out",
+        "strip\\w*",
+        "cut\\w*",
+        "no more",
+        "get rid of",
+        "ditch\\w*",
+        "quit\\w*",
+        "enough (?:with|of)",
+    ),
+    zh("去掉", "删掉", "删除", "省略", "省掉", "取消", "去除", "拿掉", "别再", "不再"),
+)
+_ADD = compile_any(
+    en("add(?:s|ed|ing)?", "includ\\w*", "giv\\w*", "attach\\w*", "put\\w*", "append\\w*", "mention\\w*", "issu\\w*"),
+    zh("加", "附", "带", "给出", "提供", "写", "需要", "要"),
+)
+_WITHOUT = compile_any(en("without", "no"), zh("不用", "无需", "无须", "不必", "没有", "免去"))
+# Amount or length, not presence: a preference about how long answers are.
+_AMOUNT = compile_any(
+    en(
+        "long",
+        "lengthy",
+        "wordy",
+        "verbose",
+        "boilerplate",
+        "repeated",
+        "repetitive",
+        "redundant",
+        "excessive",
+        "unnecessary",
+        "generic",
+        "obvious",
+        "too many",
+        "(?:i|we) (?:already |probably )?(?:know|understand)",
+    ),
+    zh("冗长", "长篇", "太长", "大段", "重复", "过多", "太多", "多余", "套话", "啰嗦", "我(?:已经|都)?(?:知道|懂)"),
+)
+
+
+# Refusing declared off ("refusals are no longer allowed").
+_NO_REFUSAL = compile_any(
+    en(
+        "(?:refusals?|refusing|declining) (?:are|is) (?:no longer |not |never )"
+        "(?:allowed|permitted|an option|acceptable)"
+    )
+)
+
+
+def _drops_caveats(clause: str) -> bool:
+    if _AMOUNT.search(clause):
+        return False
+    if _NO_REFUSAL.search(clause):
+        return True
+    target = _CAVEAT.search(clause)
+    if target and _taken_away(clause, target.start()):
+        return True
+    act = _PROTECTIVE.search(clause)
+    return act is not None and (negated(clause, act.start()) or _taken_away(clause, act.start()))
+
+
+def _taken_away(clause: str, start: int) -> bool:
+    """Whether what starts at ``start`` is removed, added under a negation, or done without."""
+    before = clause[:start]
+    drop = last_match(_DROP, before)
+    # Shortening them is about length.
+    if drop is not None and not drop.group().startswith("shorten") and not negated(clause, drop.start()):
+        return True
+    add = last_match(_ADD, before)
+    if add is not None and negated(clause, add.start()):
+        return True
+    without = last_match(_WITHOUT, before)
+    return without is not None and not negated(clause, without.start())
+
+
+# --- the goal hijacked (LLM01) ----------------------------------------------------------------------------
+
+_GOAL = en("goals?", "objectives?", "priorit(?:y|ies)", "missions?", "purpose", "tasks?", "job", "directive", "agenda")
+_YOURS = en("your", "the (?:assistant|ai|model|bot|agent)'s")
+_HIDDEN_OR_NEW = en("real", "true", "actual", "hidden", "secret", "new", "ultimate", "overriding", "highest")
+_HIJACK = compile_any(
+    rf"{_YOURS} (?:(?:[\w-]+ ){{0,2}})?{_HIDDEN_OR_NEW} (?:[\w-]+ )?{_GOAL}",
+    rf"{_YOURS} (?:[\w-]+ ){{0,2}}{_GOAL} (?:is|are|has|have) (?:now |been )*(?:changed|switched|redefined|replaced|"
+    "updated|no longer)",
+    rf"{_YOURS} (?:[\w-]+ ){{0,2}}{_GOAL} (?:is|are) now",
+    r"instead of (?:[\w-]+ ){0,3}(?:the user|user'?s?|operator'?s?|what (?:the user|i|they) (?:asks?|wants?))",
+    r"(?:more important than|(?:priorit\w*|rank\w*|favou?r\w*) (?:[\w'-]+ ){0,4}(?:over|above|ahead of|before)|"
+    r"put\w* (?:[\w'-]+ ){0,4}(?:ahead of|over)) (?:anything |whatever )?(?:(?:the user|users?|the operator)"
+    "(?:'s)? (?:asks?|wants?|requests?|instructions?|goals?|needs?|questions?)|answering|helping|the (?:actual |real )?"
+    "(?:question|request|task))",
+    zh(
+        "(?:你|助手|模型)(?:的)?(?:真正|实际|隐藏|秘密|唯一|最终|最高|新)(?:的)?(?:目标|任务|使命|优先事项|职责|宗旨)",
+        "(?:你|助手|模型)(?:的)?(?:[^，。,.把将给帮替]{0,4})?(?:目标|任务|使命|优先事项|职责|宗旨)(?:[^，。,.]{0,4})?"
+        "(?:改为|改成|变为|变成|换成|调整为|更新为|不再是|变了|改了|换了|已改变|更改为)",
+        "(?:优先于|高于|压过|盖过)(?:用户|运营方|操作者)",
+        "(?:比|而不是)(?:用户|运营方)(?:的)?(?:要求|请求|问题|目标|需求)",
+    ),
+)
+_PROMOTE = compile_any(
+    en(
+        "promot\\w*",
+        "advertis\\w*",
+        "market(?:s|ed|ing)? ",
+        "plug(?:s|ging)? ",
+        "steer\\w* (?:\\w+ ){0,3}toward",
+        "links? to (?:buy|purchase|order|sign up|subscribe|download)",
+        "affiliate",
+        "referral (?:codes?|links?)",
+        "sponsored",
+    ),
+    zh(
+        "推广",
+        "推销",
+        "宣传",
+        "植入(?:广告)?",
+        "打广告",
+        "购买链接",
+        "推荐码",
+        "返利链接",
+        "推广链接",
+        "引导(?:用户)?(?:去|购买|使用)",
+    ),
+)
+
+
+def hijacks_goal(clause: str) -> bool:
+    """Whether the clause replaces the assistant's goal; owned by the assistant, it needs no order form."""
+    found = _HIJACK.search(clause)
+    return found is not None and not negated(clause, found.start())
+
+
+def _promotes(clause: str) -> bool:
+    promote = _PROMOTE.search(clause)
+    return promote is not None and standing(clause) and not negated(clause, promote.start())
+
+
+# --- credentials and data handed out (LLM02, LLM07) -------------------------------------------------------
+
+_CREDENTIALS = compile_any(
+    en(
+        "(?:api|access|secret|private|ssh|auth|signing|encryption|license) ?keys?",
+        "tokens?",
+        "passwords?",
+        "passcodes?",
+        "credentials?",
+        "secrets",
+        "connection strings?",
+        "login (?:details|info)",
+        "internal (?:data|documents?|docs|files|information|info|records|reports?|numbers|wiki)",
+        "(?:customer|client|user|employee|patient|staff)s?'? (?:data|records|details|information|info|files|lists?|"
+        "emails?|phone numbers|addresses)",
+        "(?:salary|payroll) (?:data|details|information|figures|files)",
+        "confidential \\w+",
+        "\\.env(?: file| contents)?",
+        "env(?:ironment)? (?:files?|variables|vars)",
+        "(?:vpn|ssh|kube|database|db|server) ?config\\w*",
+        "service account(?: json| keys?| files?| credentials)?",
+        "certificates?",
+        "(?:another|other|a different) (?:[\\w-]+ )?"
+        "(?:customer|user|client|employee|patient|person|member|tenant)s?'?s? "
+        "(?:[\\w-]+ ){0,2}(?:data|history|records|details|information|info|files|messages|orders|emails?|addresses|"
+        "accounts?|chats?)",
+    ),
+    zh(
+        "密钥",
+        "密码",
+        "口令",
+        "令牌",
+        "凭据",
+        "凭证",
+        "token",
+        "内部(?:数据|资料|文档|文件|信息|报告|数字)",
+        "(?:客户|用户|员工|病人|患者|会员)(?:的)?(?:数据|资料|信息|名单|邮箱|电话|手机号|记录|隐私)",
+        "机密",
+        "工资(?:单|表|数据)",
+    ),
+)
+_GIVE = compile_any(
+    en(
+        "giv\\w*",
+        "gave",
+        "shar\\w*",
+        "send\\w*",
+        "sent",
+        "hand\\w*",
+        "provid\\w*",
+        "reveal\\w*",
+        "disclos\\w*",
+        "tell\\w*",
+        "past(?:e|es|ing)",
+        "post\\w*",
+        "forward\\w*",
+        "e-?mail\\w*",
+        "expos\\w*",
+        "leak\\w*",
+        "read\\w* out",
+        "print\\w*",
+        "show\\w*",
+        "includ\\w*",
+        "supply\\w*",
+        "releas\\w*",
+        "reply\\w* with",
+        "respond\\w* with",
+        "(?:can|may) (?:have|get|see|access|download|read)",
+    ),
+    zh("给", "发", "告诉", "提供", "分享", "透露", "转发", "贴", "公开", "交给", "附上", "带上", "泄露", "共享"),
+)
+_OPEN_RECIPIENT = compile_any(
+    en(
+        "(?:anyone|anybody|whoever|everyone|everybody)(?! (?:on|in|at|from) )",
+        "any (?:\\w+ )?(?:user|person|caller|requester|one|visitor|customer|colleague)",
+        "all (?:users|callers|requesters|comers|visitors)",
+        "(?:people|users|those|someone|somebody) (?:who|that) (?:asks?|needs?|requests?|wants?)",
+        "(?:on|upon) request",
+        "(?:when|whenever|if) (?:someone|anyone|somebody|people|a user|users) (?:asks?|requests?|needs?)",
+        "(?:when|whenever|if) (?:an?|any) (?:[\\w-]+ )?(?:user|customer|client|person|caller|colleague|visitor|member) "
+        "(?:asks?|wants?|requests?|needs?)",
+        "(?:when|whenever|if) (?:it'?s |they'?re |it is |they are )?(?:requested|asked for)",
+        "the public",
+        "strangers?",
+        "other users",
+    ),
+    zh(
+        "任何人",
+        "(?<![组里队内部门班])所有人",
+        "谁(?:要|问|需要|来要)",
+        "(?:需要|想要|来要|要|问|询问|申请)(?:的)?(?:人|同事|用户)",
+        "有人(?:问|要|需要)",
+        "其他用户",
+        "陌生人",
+        "所有用户",
+        "外部人员",
+        "不管是谁",
+        "无论是谁",
+        "(?:别人|同事|用户|客户|对方|大家|外人)(?:来)?(?:问|要|索要|需要)",
+    ),
+)
+
+
+def _hands_out_credentials(clause: str) -> bool:
+    give = _GIVE.search(clause)
+    if give is None or negated(clause, give.start()):
+        return False
+    return _CREDENTIALS.search(clause) is not None and _OPEN_RECIPIENT.search(clause) is not None
+
+
+# The words each class cannot do without (lexicons/orders.py).
+_CAVEAT_STEMS = stems(
+    "declin",
+    "can't",
+    "cannot",
+    "can not",
+    "risk",
+    "doctor",
+    "professional",
+    "lawyer",
+    "specialist",
+    "expert",
+    "physician",
+    "注意事项",
+    "不能",
+    "无法",
+    "没法",
+    "做不到",
+    "专业人士",
+    "医生",
+    "律师",
+    "warning",
+    "caveat",
+    "disclaimer",
+    "safety ",
+    "lecture",
+    "commentary",
+    "refus",
+    "say no",
+    "免责",
+    "警告",
+    "风险",
+    "安全",
+    "拒绝",
+    "说不",
+)
+_GOAL_STEMS = stems(
+    "goal",
+    "objective",
+    "priorit",
+    "mission",
+    "purpose",
+    "task",
+    "job",
+    "directive",
+    "agenda",
+    "instead of",
+    "user",
+    "operator",
+    "目标",
+    "任务",
+    "使命",
+    "优先",
+    "职责",
+    "宗旨",
+    "高于",
+    "压过",
+    "盖过",
+    "而不是",
+)
+_PROMOTE_STEMS = stems(
+    "link",
+    "affiliate",
+    "referral",
+    "sponsored",
+    "链接",
+    "推荐码",
+    "promot",
+    "advertis",
+    "market",
+    "plug",
+    "steer",
+    "推广",
+    "推销",
+    "宣传",
+    "植入",
+    "广告",
+    "引导",
+)
+_RECIPIENT_STEMS = stems(
+    "any",
+    "whoever",
+    "every",
+    "all ",
+    "who ",
+    "that ",
+    "request",
+    "ask",
+    "need",
+    "want",
+    "public",
+    "stranger",
+    "other users",
+    "任何人",
+    "所有人",
+    "谁",
+    "要",
+    "问",
+    "申请",
+    "其他用户",
+    "陌生人",
+    "所有用户",
+    "外部人员",
+    "不管是谁",
+    "无论是谁",
+)
+
+
+def may_hijack_goal(prepared: str) -> bool:
+    return has_stem(prepared, _GOAL_STEMS)
+
+
+ANSWER_ORDERS = (
+    OrderClass("caveats_dropped", lambda text: has_stem(text, _CAVEAT_STEMS), _drops_caveats),
+    OrderClass("goal_hijacking", lambda text: has_stem(text, _PROMOTE_STEMS), _promotes),
+    OrderClass(
+        "credentials_handed_out",
+        lambda text: has_stem(text, _RECIPIENT_STEMS) and _CREDENTIALS.may_match(text),
+        _hands_out_credentials,
+    ),
+)
+
+__all__ = ["ANSWER_ORDERS", "hijacks_goal", "may_hijack_goal"]
