@@ -191,6 +191,17 @@ def _card_order(page: Page) -> list[str]:
     return page.locator("[data-group] article.memory").evaluate_all("cards => cards.map(c => c.dataset.memoryId)")
 
 
+def _expect_order(page: Page, ids: list[str]) -> None:
+    """Wait (the page reloads after Apply) until the cards among ``ids`` stand in that order."""
+    page.wait_for_function(
+        """ids => {
+            const shown = [...document.querySelectorAll("[data-group] article.memory")].map(c => c.dataset.memoryId);
+            return JSON.stringify(shown.filter(i => ids.includes(i))) === JSON.stringify(ids);
+        }""",
+        arg=ids,
+    )
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_sort_is_kept_across_search_and_how_much_is_remembered(page, login, live_server, world, make_memory, lang):
     from datetime import timedelta
@@ -210,10 +221,11 @@ def test_sort_is_kept_across_search_and_how_much_is_remembered(page, login, live
 
     page.get_by_label(words["sort"]).select_option("created")
     page.get_by_role("button", name=words["apply"]).click()
-    assert [i for i in _card_order(page) if i in prefs] == prefs[::-1]
+    _expect_order(page, prefs[::-1])
     page.get_by_role("searchbox", name=words["search"]).fill("answers")
     page.get_by_role("button", name=words["apply"]).click()
     expect(page.get_by_label(words["sort"])).to_have_value("created")  # kept across the search
+    _expect_order(page, prefs[::-1])
     assert _card_order(page) == prefs[::-1]
     assert "answers" not in page.url
 
