@@ -32,6 +32,7 @@ def test_stop_using_names_the_memory_and_waits_for_yes(page, login, live_server,
     login(page, "alice")
     if lang == "zh":
         page.get_by_role("button", name="简体中文").click()
+        expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
     page.goto(f"{live_server.url}/commands/")
     page.locator("#id_text").fill(command)
     page.get_by_role("button", name=go, exact=True).click()
