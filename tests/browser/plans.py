@@ -15,9 +15,10 @@ def plan_yes(page: Page, *names: str) -> None:
 
 
 def plan_cancel(page: Page, *names: str) -> None:
-    """The plan page is showing and names each of ``names``; cancel it."""
+    """The plan page is showing and names each of ``names``; cancel it, and wait until the page has left it."""
     plan = page.get_by_test_id("plan")
     expect(plan).to_be_visible()
     for name in names:
         expect(plan).to_contain_text(name)
     page.get_by_test_id("plan-cancel").click()
+    expect(plan).to_have_count(0)

@@ -31,6 +31,7 @@ def test_add_a_memory_shows_the_decision(page, login, world, lang, add, remember
     login(page, "alice")
     if lang == "zh":
         page.get_by_role("button", name="简体中文").click()
+        expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
     panel = page.get_by_test_id("add-memory")
     panel.locator("summary").click()
     panel.locator("#id_add-content").fill("Prefers meeting notes as bullet points.")

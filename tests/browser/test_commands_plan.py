@@ -32,6 +32,7 @@ def test_stop_using_names_the_memory_and_waits_for_yes(page, login, live_server,
     login(page, "alice")
     if lang == "zh":
         page.get_by_role("button", name="简体中文").click()
+        expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
     page.goto(f"{live_server.url}/commands/")
     page.locator("#id_text").fill(command)
     page.get_by_role("button", name=go, exact=True).click()
@@ -43,6 +44,7 @@ def test_stop_using_names_the_memory_and_waits_for_yes(page, login, live_server,
     assert not Memory.objects.filter(status="paused").exists()  # nothing happened before "yes"
 
     plan.get_by_role("link", name=cancel).click()  # cancelling changes nothing
+    expect(plan).to_have_count(0)  # back on the empty form (the plan page has the same one, filled in)
     assert not Memory.objects.filter(status="paused").exists()
 
     page.locator("#id_text").fill(command)

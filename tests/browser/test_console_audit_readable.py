@@ -43,6 +43,7 @@ def test_fifty_events_fit_in_two_and_a_half_screens(page, login, world, screensh
     login(page, "dave")
     if lang == "zh":
         page.get_by_role("button", name="简体中文").click()
+        expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
     page.goto("/console/audit/")
     rows = page.locator("[data-testid=audit-results] tbody tr")
     expect(rows).to_have_count(50)

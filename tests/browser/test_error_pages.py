@@ -19,6 +19,7 @@ def test_a_missing_page_is_branded_translated_and_leads_home(page, login, world,
     login(page, "alice")
     if lang == "zh":
         page.get_by_role("button", name="简体中文").click()
+        expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
     response = page.goto("/no-such-page/")
     assert response is not None and response.status == 404
     expect(page.get_by_role("heading", name=title, level=1)).to_be_visible()

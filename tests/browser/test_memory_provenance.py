@@ -34,7 +34,9 @@ def learned(world):
     return session, memory
 
 
-def test_a_learned_memory_links_to_its_conversation_and_counts_its_answers(page, login, world, learned, screenshot):
+def test_a_learned_memory_links_to_its_conversation_and_counts_its_answers(
+    page, login, live_server, world, learned, screenshot
+):
     session, memory = learned
     login(page, "alice")
     page.goto("/")
@@ -45,7 +47,7 @@ def test_a_learned_memory_links_to_its_conversation_and_counts_its_answers(page,
     expect(link).to_have_attribute("href", f"/sessions/{session.pk}/")
     screenshot(page, "memory-provenance")
     link.click()
-    expect(page).to_have_url(f"{page.url.split('/sessions/')[0]}/sessions/{session.pk}/")
+    expect(page).to_have_url(f"{live_server.url}/sessions/{session.pk}/")
     expect(page.get_by_text("summary first")).to_be_visible()
 
 

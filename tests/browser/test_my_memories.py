@@ -148,6 +148,7 @@ def test_delete_pause_and_the_agents_context(page, login, live_server, world, sc
     page.locator(f"#m-{tables.id}").get_by_role("link", name="Delete").click()
     expect(page.get_by_role("heading", name="Delete this memory?")).to_be_visible()
     page.get_by_role("button", name="Delete memory").click()
+    expect(page.locator(".flash__item--success")).to_contain_text("Deleted")
     expect(page.locator(f"#m-{tables.id}")).to_have_count(0)
     after = agent_context(page, live_server, world.demo_key, "compare options in a table")
     assert str(tables.id) not in {item["id"] for item in after["items"]}
@@ -273,6 +274,7 @@ def test_after_accepting_why_and_from_say_who_confirmed_and_when(
     expect(card.locator("[data-why]")).to_contain_text(asked)  # still waiting: the request's reason
     page.get_by_test_id("nav-inbox").click()
     page.locator(f"[data-confirmation-id='{inferred['confirmation_id']}']").locator("button").first.click()
+    expect(page.get_by_test_id("pending-badge")).to_have_count(0)  # accepted: nothing waits any more
     page.goto(f"{live_server.url}/")
     card = page.locator(f"#m-{inferred['memory_id']}")
     expect(card.locator("[data-why]")).to_contain_text(confirmed_why)

@@ -224,6 +224,7 @@ def test_sort_is_kept_across_search_and_how_much_is_remembered(page, login, live
     _expect_order(page, prefs[::-1])
     page.get_by_role("searchbox", name=words["search"]).fill("answers")
     page.get_by_role("button", name=words["apply"]).click()
+    expect(page.locator("[data-group] article.memory")).to_have_count(2)  # the search's result: the profile is gone
     expect(page.get_by_label(words["sort"])).to_have_value("created")  # kept across the search
     _expect_order(page, prefs[::-1])
     assert _card_order(page) == prefs[::-1]

@@ -48,6 +48,7 @@ def test_language_switch_list_and_commands_in_chinese(page, login, live_server, 
 
     # "查看你记住了什么": read-only, shows the active memories.
     page.get_by_role("link", name="命令").click()
+    expect(page).to_have_url(f"{live_server.url}/commands/")  # the list page has a command box of the same name
     page.get_by_label("告诉 memgov 要做什么").fill("查看你记住了什么")
     page.get_by_role("button", name="执行").click()
     expect(page.get_by_test_id("plan")).to_contain_text("共有 6 条记忆正在使用")

@@ -28,10 +28,11 @@ def _post_as(page: Page, path: str, form: dict[str, str]) -> int:
 
 
 def _confirm_fields(page: Page) -> dict[str, str]:
-    """The fields the plan page's "yes" would send (one value each)."""
-    return page.eval_on_selector(
-        "[data-testid=plan-confirm]",
-        "form => Object.fromEntries([...new FormData(form)].filter(([k]) => k !== 'csrfmiddlewaretoken'))",
+    """The fields the plan page's "yes" would send (one value each), once the page shows all of its form."""
+    form = page.get_by_test_id("plan-confirm")
+    expect(form.get_by_test_id("plan-cancel")).to_be_visible()  # the form's last element
+    return form.evaluate(
+        "form => Object.fromEntries([...new FormData(form)].filter(([k]) => k !== 'csrfmiddlewaretoken'))"
     )
 
 
@@ -112,6 +113,7 @@ def test_clearing_and_deleting_a_session_name_it_and_a_teammate_gets_404(
     expect(page.get_by_test_id("session-event-count")).to_have_text("2")
     expect(plan.get_by_test_id("plan-memories")).to_contain_text("Rooms are booked for Thursday.")
     page.get_by_test_id("plan-cancel").click()
+    expect(page).to_have_url(f"{live_server.url}/controls/")
     assert Memory.objects.get(pk=note.pk).status == "active"  # Cancel changed nothing
 
     page.goto(f"/sessions/{session['id']}/delete")

@@ -16,6 +16,7 @@ def test_delete_then_restore_from_recently_deleted(page, login, world, make_memo
     login(page, "alice")
     page.goto(f"/memories/{memory.pk}/delete")
     page.get_by_role("button", name="Delete").click()
+    expect(page.locator(".flash__item--success")).to_contain_text("Deleted")
     page.get_by_role("link", name="Recently deleted").click()
     row = page.locator(f'[data-deleted="{memory.pk}"]')
     expect(row).to_contain_text("Prefers answers with a summary first")

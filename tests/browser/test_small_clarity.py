@@ -31,6 +31,7 @@ def test_last_changed_rules_waiting_and_breadcrumb(page, login, world, lang, cha
     login(page, "alice")
     if lang == "zh":
         page.get_by_role("button", name="简体中文").click()
+        expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
     card = page.locator(f"#m-{memory.pk}")
     expect(card.locator("[data-changed]")).to_have_count(0)  # never changed: only when it was written
     page.goto(f"/memories/{memory.pk}/edit")
@@ -42,6 +43,7 @@ def test_last_changed_rules_waiting_and_breadcrumb(page, login, world, lang, cha
     login(page, "carol")
     if lang == "zh":
         page.get_by_role("button", name="简体中文").click()
+        expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
     page.goto("/console/")
     expect(page.get_by_test_id("rules-waiting-text")).to_have_text(waiting)
     expect(page.get_by_test_id("breadcrumb")).not_to_contain_text("(demo)")

@@ -9,7 +9,7 @@ import re
 
 import pytest
 from my_memories_data import agent_session, agent_write, seed_alice  # tests/browser/, on sys.path under pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from audit.events import Event
 from audit.models import AuditEvent
@@ -128,11 +128,13 @@ def test_every_page_reads_as_labels(page, login, live_server, world, lang):
         login(page, person)
         if lang == "zh":
             page.get_by_role("button", name="简体中文").click()
+            expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
         found += walk(page, paths, chinese=lang == "zh")
         page.context.clear_cookies()
     page.goto("/accounts/login/")
     if lang == "zh":
         page.get_by_role("button", name="简体中文").click()
+        expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
     found += walk(page, ["/accounts/login/"], chinese=lang == "zh")
     assert not found, "\n".join(found)
 
