@@ -25,7 +25,7 @@ import pytest
 # still synchronous, so Django's "you are in an async context" guard must stand down here.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 CHROMIUM = Path(os.environ.get("MEMGOV_TEST_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -55,6 +55,8 @@ def browser() -> Iterator[Browser]:
 def page(browser: Browser, live_server) -> Iterator[Page]:
     context = browser.new_context(base_url=live_server.url, accept_downloads=True, locale="en-US")
     context.set_default_timeout(15_000)
+    # Web-first assertions wait as long as actions do: CI runs these beside the whole suite on two cores.
+    expect.set_options(timeout=15_000)
     page = context.new_page()
     yield page
     context.close()
