@@ -275,6 +275,33 @@ def _not_an_example(match: re.Match[str]) -> bool:
     return not any(marker in before for marker in _EXAMPLE_MARKERS)
 
 
+# "approving anything over 500 dollars", "超过一千元的报销", "500 元以上": a limit in a rule, not anyone's money —
+# unless the person's own money is meant ("my debt is over $5,000", "我的存款超过十万").
+_THRESHOLD_BEFORE = re.compile(
+    r"(?:\b(?:over|above|under|below|more than|less than|up to|at least|at most|exceeding|greater than|beyond|"
+    r"higher than|lower than)|[<>]=?|超过|高于|低于|不超过|不低于|大于|小于|多于|少于|满)\s*$",
+    re.IGNORECASE,
+)
+_THRESHOLD_AFTER = re.compile(r"^\s*(?:以上|以下|以内|及以上|或以上|起)")
+_OWN_MONEY = re.compile(
+    r"(?<![a-z])(?:my|i|i've|i'm|we|our)(?![a-z])|我(?:的|有|欠|赚|挣|花|存|们的)|(?:工资|收入|存款|余额|负债|欠款|月薪|年薪)",
+    re.IGNORECASE,
+)
+
+
+def _not_a_threshold(match: re.Match[str]) -> bool:
+    """False for an amount a rule compares against, unless the person's own money is meant."""
+    text = match.string
+    sentence_start = max(text.rfind(mark, 0, match.start()) for mark in ".;!?。；！？\n") + 1
+    before = text[sentence_start : match.start()]
+    compared = _THRESHOLD_BEFORE.search(before[-16:]) or _THRESHOLD_AFTER.match(text[match.end() : match.end() + 4])
+    return not compared or _OWN_MONEY.search(before) is not None
+
+
+def _money_in_context(match: re.Match[str]) -> bool:
+    return _not_an_example(match) and _not_a_threshold(match)
+
+
 LEXICON_RULES: tuple[Rule, ...] = (
     # Investments, funds, stocks and taxes are also just topics ("比较不同基金的费率", "explain
     # stocks vs bonds"); they are personal finance when someone's own are meant.
@@ -346,7 +373,7 @@ LEXICON_RULES: tuple[Rule, ...] = (
             r"(?:\d[\d,]*\.\d+|\d[\d,]+|\d\s?(?:[kKmM万千亿]|bn))"
             rf"|\d[\d,]*(?:\.\d+)?\s?(?:[kKmM]|bn|万|千|百万|亿)?\s?(?:{_CURRENCY_WORDS})"
         ),
-        _not_an_example,
+        _money_in_context,
         hints=_terms("$ ¥ € £ usd rmb cny eur gbp jpy hkd 元 块钱 美金 英镑 港币 人民币 dollar buck yuan"),
     ),
     Rule(

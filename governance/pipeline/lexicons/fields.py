@@ -267,7 +267,7 @@ PERMISSIONS = alt(
         "rights",
         "roles?",
         "admin\\w*",
-        "root",
+        "root(?! causes?)",
         "superusers?",
         "sudo",
         "owners?",

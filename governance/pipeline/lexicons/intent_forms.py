@@ -8,10 +8,12 @@ credentials or visit a link.
 
 from __future__ import annotations
 
+import re
+
 from governance.pipeline.lexicons import fields as f
 from governance.pipeline.lexicons import operations as ops
 from governance.pipeline.lexicons.directive import clauses, directive_clauses, is_directive_clause
-from governance.pipeline.lexicons.text import PHRASE_BREAK, alt, compile_any, en, sentences, zh
+from governance.pipeline.lexicons.text import NEGATOR, PHRASE_BREAK, alt, compile_any, en, sentences, zh
 
 # Text that frames a prompt: a memory that holds one is trying to be read as something else.
 _TAG_FORGERY = compile_any(
@@ -238,7 +240,17 @@ _EXFILTRATION = compile_any(
 
 
 def _obeys(prepared: str) -> bool:
-    return any(_FOLLOW.search(clause) and is_directive_clause(clause) for clause in clauses(prepared))
+    return any(_obeys_in(clause) and is_directive_clause(clause) for clause in clauses(prepared))
+
+
+def _obeys_in(clause: str) -> bool:
+    """A following verb not negated in its own phrase: "never execute commands without asking me first"
+    and "不要照做" tighten."""
+    for match in _FOLLOW.finditer(clause):
+        phrase = re.split(PHRASE_BREAK, clause[: match.start()])[-1]
+        if not NEGATOR.search(phrase):
+            return True
+    return False
 
 
 def _phishing(prepared: str) -> bool:

@@ -149,10 +149,13 @@ _PREPOSITION = re.compile(
     r"whenever|to|into)\s"
 )
 _EN_WORD = re.compile(r"[a-z][a-z'-]*")
+# Where a Chinese object ends: a time word or the next verb ("删除旧分支前要确认"); 时 only as "when"
+# (时间戳 is an object).
+_ZH_OBJECT_END = re.compile("(?:之前|之后|的时候|以前|以后|时(?![间候长区段刻效限])|[前后再先要])")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 _REMOVE = compile_any(REMOVE)
-_CONDITION = re.compile(r"\b(?:without|unless|until|before|except)\b|除非|之前|以前")
+_CONDITION = re.compile(r"\b(?:without|unless|until|before|except)\b|除非|之前|以前|未经|不经|没经过|未获")
 _TALK_INSIDE = re.compile(
     r"\b(?:explain\w*|describ\w*|mention\w*|cover\w*|talk\w*|discuss\w*|remind\w*)\b|讲|解释|介绍|说明|提到|描述|提醒"
 )
@@ -264,7 +267,8 @@ _PROTECTIVE_ACT = alt(
         "验证",
         "审核?",
         "复核",
-        "记(?:录)?",
+        # Not inside a noun (笔记, 日记, 登记) nor "remember" (记住, 记得).
+        "(?<![笔日书标登牢铭印惦忘速])记(?:录)?(?![住得忆性者])",
         "留(?:痕|下?记录|日志)",
         "上报",
         "报告",
@@ -278,38 +282,44 @@ _PROTECTIVE_ACT = alt(
         f"(?:出现|显示|记|留)在(?:[^，。]{{0,8}})?{AUDIT}",
     ),
 )
+_PROTECTION_NEGATOR = alt(
+    en(
+        "don't",
+        "do not",
+        "never",
+        "stop",
+        "no longer",
+        "no need to",
+        "without",
+        "no more",
+        "nothing",
+        "nobody",
+        "no one",
+        "none of",
+    ),
+    zh(
+        "不要",
+        "(?<![特区分识类级告性辨差个离鉴组派])别(?![人的])",
+        "不用",
+        "不必",
+        "无需",
+        "不再",
+        "一律不",
+        "不许",
+        "不(?=出现|显示|记在|留)",
+    ),
+)
+_NEGATOR_FIRST = re.compile(_PROTECTION_NEGATOR, re.IGNORECASE)
 _NEGATED_PROTECTION = compile_any(
-    alt(
-        en(
-            "don't",
-            "do not",
-            "never",
-            "stop",
-            "no longer",
-            "no need to",
-            "without",
-            "no more",
-            "nothing",
-            "nobody",
-            "no one",
-            "none of",
-        ),
-        zh(
-            "不要",
-            "(?<![特区分识类级告性辨差个离鉴组派])别(?![人的])",
-            "不用",
-            "不必",
-            "无需",
-            "不再",
-            "一律不",
-            "不许",
-            "不(?=出现|显示|记在|留)",
-        ),
-    )
+    _PROTECTION_NEGATOR
     + r"(?:(?:\s*[a-z][\w'-]*){0,6}?|[^，。,.!?；;\sa-z]{0,8}?)\s*"
     + alt(_PROTECTIVE_ACT, VERIFICATION, AUDIT, en("audited", "verified", "logged", "checked", "reviewed")),
     en("(?:log|record|track|audit|report)\\w* nothing"),
 )
+# A removal right after a number counts results ("2 skipped", "3 个被忽略").
+_COUNTED = re.compile(r"\d\s*(?:个|项|条|tests?|cases?|checks?|files?|items?)?\s*(?:被)?\s*$")
+# The speaker approves, and only once something holds: "都过了我才点通过", "only then I click approve".
+_SPEAKER_ACTS = re.compile(r"我(?:才|再)(?:会)?$|(?<![a-z])(?:only )?then i $")
 _ON_BEHALF = compile_any(zh("替我", "帮我", "代我", "直接", "自动"), en("on my behalf", "for me", "automatically"))
 _SECRETS = compile_any(
     en("passwords?", "secrets?", "tokens?", "api keys?", "credentials?", "pii", "personal data", "card numbers?"),
@@ -382,6 +392,8 @@ def _clause(clause: str, before: list[str]) -> str | None:
     for match in _REMOVE.finditer(clause):
         if NEGATOR.search(_phrase_before(clause, match.start())) or studied(clause, match.start()):
             continue
+        if _COUNTED.search(clause[: match.start()]):
+            continue  # "480 passed, 2 skipped": a count of results, not an order
         found = _control(match.group(0)) or _removed_control(clause, match, before)
         if found:
             return found
@@ -406,8 +418,10 @@ def _clause(clause: str, before: list[str]) -> str | None:
     claims = (_TREAT_AS, _PERFORM_APPROVAL, _DEFERRAL, _STANDING_APPROVAL, _BLANKET)
     for pattern, name in zip(claims, ("approvals",) * len(claims), strict=True):
         for match in pattern.finditer(clause):
-            if not NEGATOR.search(_phrase_before(clause, match.start())):
-                return _cleared_class(match.group(0)) if pattern is _TREAT_AS else name
+            before_match = _phrase_before(clause, match.start())
+            if NEGATOR.search(before_match) or (pattern is _PERFORM_APPROVAL and _SPEAKER_ACTS.search(before_match)):
+                continue  # "I click approve only once CI is green": the person's own approval
+            return _cleared_class(match.group(0)) if pattern is _TREAT_AS else name
     for pattern in (_GRANT, _SELF_ELEVATE):
         grant = pattern.search(clause)
         negated = grant is not None and NEGATOR.search(_phrase_before(clause, grant.start())) is not None
@@ -417,8 +431,11 @@ def _clause(clause: str, before: list[str]) -> str | None:
         return "safety_rules"
     for match in _NEGATED_PROTECTION.finditer(clause):
         rest = clause[match.end() : match.end() + 30]
-        if _SECRETS.search(rest) or _ON_BEHALF.search(clause[max(0, match.start() - 6) : match.end()]):
-            continue  # "never log passwords" protects; "不要替我确认" keeps the person deciding
+        if _SECRETS.search(match.group(0) + rest) or _ON_BEHALF.search(clause[max(0, match.start() - 6) : match.end()]):
+            continue  # "never log passwords", "别把密码记在备忘录里" protect; "不要替我确认" keeps the person deciding
+        negator = _NEGATOR_FIRST.match(match.group(0))
+        if negator and _REMOVE.search(match.group(0)[negator.end() :]):
+            continue  # "never skip the review", "千万别跳过代码评审": the negation takes the removal away
         if _TALK_INSIDE.search(match.group(0)):
             continue  # "不用讲短信验证码": not talking about it is not switching it off
         if _CONDITION.search(match.group(0)):
@@ -457,7 +474,7 @@ def _object_after(clause: str, end: int, *, words: int = 8) -> str:
     rest = re.split(PHRASE_BREAK, clause[end:], maxsplit=1)[0]
     if _CJK.search(rest[:4]):
         # "删除操作前必须先让我确认": the object ends where the time or the next verb begins.
-        return re.split("(?:之前|之后|的时候|以前|以后|[前后时再先要])", rest[:14], maxsplit=1)[0]
+        return _ZH_OBJECT_END.split(rest[:14], maxsplit=1)[0]
     cut = _PREPOSITION.search(" " + rest + " ")
     if cut and words == 8:
         rest = (" " + rest)[: cut.start()]

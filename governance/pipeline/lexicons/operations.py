@@ -184,7 +184,9 @@ LOOSE_STATE = alt(
 TREAT_AS = alt(
     en(
         "(?:treat|consider|regard|count|deem|mark|flag|label|record|list|classify|handle|process|stamp|tag|set)\\w*"
-        "(?: [\\w'#-]+){0,8}? (?:as|with|to be)",
+        "(?: [\\w'#-]+){0,8}? (?:as|to be)",
+        # "with" only after a labelling verb, the label right after it: "mark it with approved".
+        "(?:mark|flag|label|stamp|tag)\\w*(?: [\\w'#-]+){0,8}? with(?: an?| the)?",
         "(?:consider|regard|deem)\\w*(?: [\\w'#-]+){0,8}?",
         "assum\\w*(?: that)? (?:i'm|i am|it's|it is|they're|i have|i've|i)",
         "as if",
@@ -226,7 +228,7 @@ CLEARED = alt(
         "allowlisted",
         "admin\\w*",
         "owners?'?s?",
-        "root",
+        "root(?! causes?)",
         "superuser",
         "sandbox",
         "unrestricted",
@@ -308,7 +310,7 @@ PRIVILEGE = alt(
     en(
         "admin\\w*",
         "owners?(?: group)?",
-        "root",
+        "root(?! causes?)",
         "superuser",
         "sudo",
         "read-?write",

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
+from governance.pipeline.lexicons.loosening import defers_to_person
 from governance.pipeline.lexicons.study import studied
 from governance.pipeline.lexicons.text import (
     NEGATOR,
@@ -387,8 +388,8 @@ def find_policy_override(text: str) -> str | None:
                 continue
             for phrase in sentence_phrases:
                 for match in check.pattern.finditer(phrase):
-                    if negated_before(phrase, match.start()):
-                        continue
+                    if negated_before(phrase, match.start()) or defers_to_person(phrase[: match.start()]):
+                        continue  # "never skip review"; "double-check with me before approving anything"
                     if check.flip is not None and check.flip.search(phrase[: match.start()]):
                         continue
                     if check.name == "disable_records" and _PROTECTED_DATA.search(phrase):

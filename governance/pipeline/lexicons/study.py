@@ -10,23 +10,27 @@ from __future__ import annotations
 
 import re
 
-from governance.pipeline.lexicons.directive import standing
-from governance.pipeline.lexicons.fields import ASSISTANT, SECOND_PERSON
-from governance.pipeline.lexicons.text import compile_any
+from governance.pipeline.lexicons.directive import addresses_assistant, standing
 
 _STUDY = re.compile(
     r"(?<![a-z])(?:stud(?:y|ies|ied|ying)|research\w*|teach\w*|analy[sz]\w*|(?:write|writing|read|reading) about|"
-    r"detect\w*|defend\w* against|classif\w*|catalog\w*|collect\w*|document\w*)"
+    r"detect\w*|defend\w* against|classif\w*|catalog\w*|collect\w*|document\w*|"
+    # A work about it: "writing a talk on jailbreaks", "preparing a workshop about phishing".
+    r"(?:writ|prepar|giv|present|draft|record|run|teach|plan|organi[sz])\w* (?:a |an |my |our |the )?(?:[\w-]+ )?"
+    r"(?:talk|presentation|lecture|course|workshop|paper|thesis|book|article|blog post|post|report|training|"
+    r"class|seminar|tutorial|session|chapter|survey) (?:on|about|covering))"
     r"\b[^.;:!?]{0,40}$"
-    r"|(?:研究|分析|检测|防御|防范|识别|收集|整理|讲授|教)[^，。,.;；:：]{0,20}$",
+    r"|(?:研究|分析|检测|防御|防范|识别|收集|整理|讲授|教)[^，。,.;；:：]{0,20}$"
+    # "我在准备一个关于越狱攻击的分享": a work about it.
+    r"|(?:准备|写|做|讲|录|开|筹备|策划)[^，。,.;；:：]{0,8}关于[^，。,.;；:：]{0,20}$",
     re.IGNORECASE,
 )
-_TO_THE_ASSISTANT = compile_any(SECOND_PERSON, ASSISTANT)
 
 
 def studied(phrase: str, start: int) -> bool:
     """Whether the loosening that starts at ``start`` in prepared ``phrase`` is the object of study."""
-    return bool(_STUDY.search(phrase[:start])) and not _TO_THE_ASSISTANT.search(phrase) and not standing(phrase)
+    # Models named as the subject studied ("研究大模型越狱") are not spoken to; "you" or "AI: …" are.
+    return bool(_STUDY.search(phrase[:start])) and not addresses_assistant(phrase) and not standing(phrase)
 
 
 __all__ = ["studied"]

@@ -193,8 +193,16 @@ _PROVENANCE = compile_any(
         # The speaker pointing back at what they said before it ("as I just mentioned, …").
         "(?:as|like) i (?:just |already )?(?:said|mentioned|told you|noted)(?: (?:earlier|before))?(?: today| this "
         "(?:morning|afternoon|evening))?(?=\\s*[,:])",
+        # A label an extracting agent puts before what it noted: "Noted from this chat: …". Only as a
+        # heading (first, before a colon): "in this session, use English" stays a one-off.
+        f"^(?:[\\w']+ ){{0,3}}?(?:noted|taken|gathered|summari[sz]ed|inferred|extracted|picked up|learned|recorded|"
+        f"captured|distilled)(?: [\\w']+){{0,2}} (?:from|in|during|over) (?:this|the|today's|our|the current) "
+        f"{_CONVERSATION_EN}(?: so far)?\\s*[:：]",
     ),
     zh(
+        # The same label in Chinese: "从本轮对话整理：", "根据这次聊天总结：".
+        "^(?:从|根据|据|由)?(?:本轮|本次|这次|此次|这轮|当前|今天|今天的|刚才|刚才的)?(?:对话|聊天|会话|沟通|交流)(?:中|里|内容)?"
+        "(?:整理|总结|推断|提取|归纳|记录|摘录|看|来看|得知|得出)(?:出|出来|而来|得到|到)?(?:的)?(?:内容|信息|要点)?\\s*[:：]",
         "(?:从|在|根据|据)?(?:今天|今早|今晚|刚才)(?:的)?(?:对话|聊天|会话|沟通|交流|通话|会议)(?:中|里|时|上|来看|看)?"
         f"[，,]?{_REPORTER_ZH}",
         f"{_REPORTER_ZH}(?:今天|今早|今晚|刚才|刚刚)(?:在(?:对话|聊天)(?:中|里))?(?:说|提到|表示|讲|透露|告诉)",
