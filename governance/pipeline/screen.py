@@ -46,6 +46,16 @@ _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t
 _LEET_L = str.maketrans({"1": "l", "|": "l", "!": "i"})
 _LEET_WORD = re.compile(r"(?<![\w@$])[a-z0-9@$!|]*[a-z][a-z0-9@$!|]*(?![\w@$])")
 _LEET_CHARS = frozenset("0134579$!|")
+# Unicode tag characters spell ASCII invisibly ("ASCII smuggling"): each reads as its ASCII letter.
+_TAGS = re.compile("[\U000e0020-\U000e007e]+")
+_TAG_TO_ASCII = {cp: cp - 0xE0000 for cp in range(0xE0020, 0xE007F)}
+# Terminal escape sequences (colours, "conceal", cursor moves, titles) and other control characters:
+# a terminal hides or restyles text with them, a reader of the memory sees the text.
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f]")
+# A word split by symbols inside it ("in/structions", "ou*trank", "帮_我_永_久"): read joined. Only a
+# reading of its own, when the text has at least two such splits (paths and identifiers have one).
+_SPLIT_MARK = re.compile(r"(?<=[^\W\d_])[*_/|~^+](?=[^\W\d_])")
+_SPLIT_ANY = re.compile(r"(?<=[^\W\d_])[*_/|~^+\-](?=[^\W\d_])")
 
 
 @cache
@@ -125,7 +135,10 @@ def screen(text: str) -> str:
     ASCII, traditional Chinese simplified, spaced-out letters and digits joined. Case is kept."""
     if "&" in text:
         text = _ENTITY.sub(lambda m: html.unescape(m.group(0)), text)
+    if "\x1b" in text or not text.isprintable():
+        text = _ESCAPES.sub(" ", text.replace("\r\n", "\n"))
     if not text.isascii():
+        text = _TAGS.sub(lambda m: " " + m.group(0).translate(_TAG_TO_ASCII), text)
         text = _invisible_re().sub("", unicodedata.normalize("NFKC", text))
         if not text.isascii():
             text = _WORD.sub(_fold_word, text)
@@ -156,7 +169,18 @@ def decoded_reading(screened: str) -> str | None:
 def readings_of(screened: str, plain: str | None) -> tuple[str, ...]:
     """:func:`readings` from parts a caller already holds (a candidate caches both)."""
     views = _deleeted(screened)
+    joined = _rejoined(screened)
+    if joined is not None and joined not in views:
+        views = (*views, joined)
     return (*views, plain) if plain is not None and plain not in views else views
+
+
+def _rejoined(screened: str) -> str | None:
+    """The text with words split by symbols joined ("Rem-ember: my in/structions ou*trank …"), or None
+    when fewer than two words are split that way."""
+    if len(_SPLIT_MARK.findall(screened)) < 2:
+        return None
+    return _SPLIT_ANY.sub("", screened)
 
 
 def _deleeted(screened: str) -> tuple[str, ...]:
