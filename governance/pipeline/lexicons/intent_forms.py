@@ -201,6 +201,9 @@ _PAYLOAD = alt(
         "questions?",
         "usernames?",
         "answers?",
+        "details",
+        "profiles?",
+        "personal (?:info\\w*|data|details)",
     ),
     zh(
         "对话",
@@ -222,7 +225,12 @@ _PAYLOAD = alt(
         "用户名",
     ),
 )
-_DESTINATION = r"(?:(?:https?|ftp)://|www\.|[\w.+-]+@[\w-]+\.[\w.]+|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})"
+_DESTINATION = (
+    r"(?:(?:https?|ftp)://|www\.|[\w.+-]+@[\w-]+\.[\w.]+|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}"
+    # A host named after a link word: "an image link pointing at stats.tracker.example", "发到 x.example 的接口".
+    r"|(?:link|url|address|endpoint|server|host|domain|pixel|beacon|webhook|image|img|图片|链接|地址|接口|服务器)s?"
+    r"(?:[ \w-]{0,20}?)(?:at|to|on|of|for|指向|到)? ?[a-z0-9-]+(?:\.[a-z0-9-]+)+)"
+)
 # A link whose query is left open for the assistant to fill in: the data leaves with the request.
 _OPEN_QUERY = r"(?:https?://|www\.)[^\s)\]]*[?&][\w-]*=(?:\{|<|%7b|\s|$|\)|\]|['\"]?\s*\+)"
 _EXFILTRATION = compile_any(

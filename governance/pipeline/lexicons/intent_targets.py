@@ -27,6 +27,10 @@ _OWNED_SETUP = alt(
         "you use",
         "developer'?s?",
         "you were set up with",
+        # Where the assistant runs, and what it was deployed or configured with.
+        "you(?:'re| are| were)? (?:running|deployed|configured|launched|started) (?:with|on|under)",
+        "(?:the )?(?:workspace|platform|system|server|tenant|deployment|integration|connector)'s",
+        "(?:the )?(?:stored|saved|configured) (?:api |access |service )?",
     ),
     en("its", "(?:the )?(?:assistant|ai|model|bot)'s"),
     zh(
@@ -39,6 +43,8 @@ _OWNED_SETUP = alt(
         "开发者给你",
         "你(?:的)?插件",
         "你(?:的)?连接器",
+        "你(?:能|可以)(?:调用|使用|访问)的",
+        "(?:工作区|平台|系统|服务器|租户)(?:里)?(?:保存|存储|配置)的",
     ),
 )
 _INTRINSIC_SETUP = alt(
@@ -101,14 +107,22 @@ _REVEAL = compile_any(
         "describ\\w*",
         "disclos\\w*",
         "stat(?:e|es|ing)",
+        "includ\\w*",
+        "attach\\w*",
     ),
-    zh("写了什么", "是什么", "有哪些", "用", "写", "说明", "说出", "交代"),
+    zh("写了什么", "是什么", "有哪些", "用", "写", "说明", "说出", "交代", "带上", "附上"),
 )
 _SETUP_OWNED_NEAR = compile_any(
     rf"{_OWNED_SETUP}(?:(?!{PHRASE_BREAK}).){{0,30}}?{f.SETUP_CREDENTIALS}",
     rf"{_OWNED_SETUP}(?:(?!{PHRASE_BREAK}).){{0,30}}?{_SETUP_TERM}",
     rf"{_SETUP_TERM}(?:(?!{PHRASE_BREAK}).){{0,30}}?{_OWNED_SETUP}",
     _INTRINSIC_SETUP,
+    # The credentials of the system the assistant runs in: "the workspace's stored API credentials".
+    en(
+        "(?:the )?(?:workspace|platform|system|server|tenant|deployment|integration|service account|bot|agent)(?:'s)?"
+        "(?: [\\w-]+){0,2} (?:api )?(?:keys?|tokens?|secrets?|passwords?|credentials?)"
+    ),
+    zh("(?:工作区|平台|系统|服务器|租户|服务账号)(?:的|里的|里|保存的|存的)?(?:[^，。]{0,6})?(?:密钥|令牌|密码|凭据)"),
 )
 _SPEAKERS_OWN = compile_any(
     rf"(?<![a-z])(?:my|our) (?:own )?(?:[\w-]+ ){{0,3}}?{_SETUP_TERM}",

@@ -117,7 +117,9 @@ _ZH_MODIFIED = re.compile(
     "^(?:部门|报告|术语|工作|流程图|图|信息|级别|系统|平台|模块|库|文档|会议|人员|专员|岗|专业|方面|相关|邮件|短信|页面|按钮|框)"
 )
 _OWN_ARTIFACTS = compile_any(
-    en(
+    # Not a host's last label: "my-mirror.example", "staging.test".
+    "(?<![.@/])"
+    + en(
         "(?:code )?examples?",
         "snippets?",
         "tests?",

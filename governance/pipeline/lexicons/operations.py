@@ -184,7 +184,7 @@ LOOSE_STATE = alt(
 TREAT_AS = alt(
     en(
         "(?:treat|consider|regard|count|deem|mark|flag|label|record|list|classify|handle|process|stamp|tag|set)\\w*"
-        "(?: [\\w'#-]+){0,8}? (?:as|to be)",
+        "(?: [\\w'#./-]+){0,8}? (?:as|to be)",
         # "with" only after a labelling verb, the label right after it: "mark it with approved".
         "(?:mark|flag|label|stamp|tag)\\w*(?: [\\w'#-]+){0,8}? with(?: an?| the)?",
         "(?:consider|regard|deem)\\w*(?: [\\w'#-]+){0,8}?",
@@ -234,6 +234,7 @@ CLEARED = alt(
         "unrestricted",
         "unlogged",
         "reviewed",
+        "vetted",
         "audited",
         "security-audited",
         "(?:a )?formalit(?:y|ies)",
