@@ -101,6 +101,10 @@ class EventOut(serializers.Serializer):
 
 class BranchQuery(serializers.Serializer):
     leaf = serializers.UUIDField(required=False, help_text="the branch's last event (default: the session's leaf)")
+    after = serializers.UUIDField(
+        required=False,
+        help_text="only the events after this one of the branch (the last event a client has read): what is new",
+    )
     limit = serializers.IntegerField(
         required=False, min_value=1, max_value=MAX_BRANCH_PAGE, default=100, help_text="the last this many events"
     )
@@ -108,7 +112,9 @@ class BranchQuery(serializers.Serializer):
 
 class BranchOut(serializers.Serializer):
     events = EventOut(many=True)
-    has_more = serializers.BooleanField(help_text="earlier events exist: ask again with leaf=next_leaf")
+    has_more = serializers.BooleanField(
+        help_text="earlier events exist (after `after`, when given): ask again with leaf=next_leaf"
+    )
     next_leaf = serializers.UUIDField(allow_null=True)
 
 

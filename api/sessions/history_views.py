@@ -28,7 +28,7 @@ from api.sessions.serializers import ForkIn, SessionDetailOut
 from api.sessions.views import detail
 from conversations.access import session_for_caller
 from conversations.selectors.context import session_context_build
-from conversations.selectors.events import branch_events, event_visible_to
+from conversations.selectors.events import branch_after, branch_events, event_visible_to
 from conversations.selectors.state import session_state_at
 from conversations.services.compaction import session_compact
 from conversations.services.events import session_events_append, session_pop
@@ -80,7 +80,9 @@ class EventListApi(APIView):
         summary="The branch from the root to a leaf, oldest first",
         description=(
             "The last `limit` events of the branch ending at `leaf` (default: the session's leaf). A fork's "
-            "branch runs into the session it was forked from. Read earlier events with `leaf=next_leaf`."
+            "branch runs into the session it was forked from. Read earlier events with `leaf=next_leaf`. With "
+            "`after` (an event of the branch), only the events after it: what was appended since a client last "
+            "read; 400 naming `after` when it is not on the branch (popped or forked away: read the whole branch)."
         ),
     )
     def get(self, request: Request, session_id: str) -> Response:
@@ -89,13 +91,20 @@ class EventListApi(APIView):
         query = BranchQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         leaf = query.validated_data.get("leaf")
+        after = query.validated_data.get("after")
         limit = query.validated_data["limit"]
         if leaf is not None and event_visible_to(session=session, event_id=leaf) is None:
             raise ValidationError({"leaf": ["No such event in this session."]})
         leaf = leaf or session.leaf_id
-        events = branch_events(tenant_id=caller.tenant_id, leaf_id=leaf, limit=limit) if leaf else []
+        if after is not None:
+            page = branch_after(tenant_id=caller.tenant_id, leaf_id=leaf, after_id=after, limit=limit) if leaf else None
+            if page is None:
+                raise ValidationError({"after": ["No such event on this branch."]})
+            events, more = page.events, page.has_more
+        else:
+            events = branch_events(tenant_id=caller.tenant_id, leaf_id=leaf, limit=limit) if leaf else []
+            more = bool(events) and events[0].parent_id is not None
         oldest = events[0] if events else None
-        more = oldest is not None and oldest.parent_id is not None
         body = {
             "events": [event_out(e) for e in events],
             "has_more": more,

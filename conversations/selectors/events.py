@@ -153,21 +153,57 @@ def stored_event(row: dict[str, Any], *, content: str | None, state_delta: str |
     return event
 
 
-def branch_events(*, tenant_id: int, leaf_id: uuid.UUID, limit: int | None = None) -> list[StoredEvent]:
+def branch_events(
+    *, tenant_id: int, leaf_id: uuid.UUID, limit: int | None = None, below_depth: int = 0
+) -> list[StoredEvent]:
     """The events from the root to ``leaf_id`` (the last ``limit`` of them when given), oldest first: one walk
-    up the parent pointers, across the sessions a fork's prefix lies in. Content stays sealed until read."""
+    up the parent pointers, across the sessions a fork's prefix lies in. Content stays sealed until read.
+
+    ``below_depth``: only the events deeper than that (the root is at depth 1): the walk stops there."""
     steps = limit if limit is not None else 2**31 - 1
     columns = ", ".join(f"e.{connection.ops.quote_name(name)}" for name in _COLUMNS)
     sql = (
         f"WITH RECURSIVE up(id, parent_id, depth, n) AS ("  # noqa: S608
-        f" SELECT id, parent_id, depth, 1 FROM {table(Event)} WHERE id = %s AND tenant_id = %s"
+        f" SELECT id, parent_id, depth, 1 FROM {table(Event)} WHERE id = %s AND tenant_id = %s AND depth > %s"
         f" UNION ALL SELECT e.id, e.parent_id, e.depth, up.n + 1 FROM {table(Event)} e JOIN up ON e.id = up.parent_id"
-        "  WHERE up.n < %s AND e.tenant_id = %s)"
+        "  WHERE up.n < %s AND e.tenant_id = %s AND e.depth > %s)"
         f" SELECT {columns} FROM up JOIN {table(Event)} e ON e.id = up.id ORDER BY up.depth"
     )
+    params = [uuid_param(leaf_id), tenant_id, below_depth, steps, tenant_id, below_depth]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [uuid_param(leaf_id), tenant_id, steps, tenant_id])
+        cursor.execute(sql, params)
         return [_stored(tenant_id, row) for row in cursor.fetchall()]
+
+
+@dataclass(frozen=True)
+class BranchPage:
+    events: list[StoredEvent]
+    has_more: bool  # earlier events of the range exist, before ``events[0]``
+
+
+def branch_after(*, tenant_id: int, leaf_id: uuid.UUID, after_id: object, limit: int) -> BranchPage | None:
+    """The events of the branch ending at ``leaf_id`` that come after the event ``after_id`` (the last
+    ``limit`` of them), oldest first; None when ``after_id`` is not on that branch (unknown, another tenant's,
+    off the branch, or after the leaf).
+
+    What a client that has read the branch up to an event asks for: only what was appended since. Every
+    ancestor of an event a session sees is one it sees too, so being on the branch is the access check.
+    """
+    after = event_position(tenant_id=tenant_id, event_id=after_id)
+    if after is None:
+        return None
+    if after.id == leaf_id:
+        return BranchPage([], has_more=False)
+    events = branch_events(tenant_id=tenant_id, leaf_id=leaf_id, limit=limit, below_depth=after.depth)
+    if not events:
+        return None  # the leaf is no deeper than the event, and is not it
+    oldest = events[0]
+    if oldest.depth == after.depth + 1:  # the walk reached the depth just below: its parent must be the event
+        return BranchPage(events, has_more=False) if oldest.parent_id == after.id else None
+    # ``limit`` events before reaching it: earlier ones remain, if the event is on the branch at all.
+    assert oldest.parent_id is not None
+    on_branch = is_ancestor_or_self(tenant_id=tenant_id, ancestor=after, of_event_id=oldest.parent_id)
+    return BranchPage(events, has_more=True) if on_branch else None
 
 
 def events_by_id(*, tenant_id: int, ids: list[uuid.UUID]) -> list[StoredEvent]:

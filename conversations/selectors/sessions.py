@@ -10,6 +10,8 @@ import uuid
 from django.db.models import QuerySet
 
 from conversations.models import Session
+from conversations.sql import uuid_param
+from dbkit.rows import select_instances
 
 
 def _live(tenant_id: int) -> QuerySet[Session]:
@@ -17,15 +19,22 @@ def _live(tenant_id: int) -> QuerySet[Session]:
 
 
 def session_get(*, tenant_id: int, session_id: object, user_id: str | None = None) -> Session | None:
-    """The session, if it is in the tenant (and the subject's, when ``user_id`` is given)."""
+    """The session, if it is in the tenant (and the subject's, when ``user_id`` is given).
+
+    Raw SQL (``dbkit.rows.select_instances``), as ``client_for_key``: every Sessions API request runs this
+    lookup, and the ORM's query building cost several times the query.
+    """
     try:
         pk = session_id if isinstance(session_id, uuid.UUID) else uuid.UUID(str(session_id))
     except ValueError:
         return None
-    sessions = _live(tenant_id).filter(pk=pk)
+    where = "id = %s AND tenant_id = %s AND deleted_at IS NULL"
+    params: list[object] = [uuid_param(pk), tenant_id]
     if user_id is not None:
-        sessions = sessions.filter(user_id=user_id)
-    return sessions.first()
+        where += " AND user_id = %s"
+        params.append(user_id)
+    found = select_instances(Session, where, params)
+    return found[0] if found else None  # type: ignore[return-value]
 
 
 def sessions_for_subject(

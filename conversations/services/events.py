@@ -141,6 +141,8 @@ def session_events_append(
         raise SessionInputError("events", f"at most {MAX_BATCH} events per request")
     checked = [_validated(i, new, internal=internal) for i, new in enumerate(events)]
     with transaction.atomic():
+        # Read again though the caller's access check just found it: only a read inside this transaction (locked
+        # on PostgreSQL, after BEGIN IMMEDIATE on SQLite) sees the leaf and next_seq a concurrent append left.
         session, policy = session_lock_with_policy(tenant_id=tenant_id, session_id=session_id)
         if session.state == SessionState.ENDED:
             raise SessionStateError("the session has ended: nothing more can be appended", code="ended")

@@ -41,3 +41,12 @@ def test_the_schema_names_the_agent_key(client, db):
     scheme = schema["components"]["securitySchemes"]["agentKey"]
     assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
     assert {"agentKey": []} in schema["paths"]["/api/v1/memories/write"]["post"]["security"]
+
+
+def test_the_schema_documents_the_branch_reads_cursor(client, db):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    operation = schema["paths"]["/api/v1/sessions/{session_id}/events"]["get"]
+    parameters = {p["name"]: p for p in operation["parameters"] if p["in"] == "query"}
+    assert set(parameters) == {"leaf", "after", "limit"}
+    assert parameters["after"]["schema"] == {"type": "string", "format": "uuid"}
+    assert "after" in parameters["after"]["description"] and not parameters["after"].get("required", False)

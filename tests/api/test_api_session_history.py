@@ -58,6 +58,93 @@ def test_append_one_or_a_batch_and_read_the_branch_back(world, agent, session):
         assert outsider.get(url(session, "/events")).status_code == 404
 
 
+def messages(client, session, *texts):
+    body = {"events": [{"kind": "user_message", "content": text} for text in texts]}
+    return [e["id"] for e in post(client, url(session, "/events"), body).json()["events"]]
+
+
+def contents(response):
+    assert response.status_code == 200, response.content
+    return [e["content"] for e in response.json()["events"]]
+
+
+def test_after_reads_only_what_was_appended_since(world, agent, session):
+    ids = messages(agent, session, "one", "two", "three")
+    assert contents(agent.get(url(session, f"/events?after={ids[0]}"))) == ["two", "three"]
+    messages(agent, session, "four")
+    alice = world.user_client(world.alice)
+    assert contents(alice.get(url(session, f"/events?after={ids[2]}"))) == ["four"]
+    latest = agent.get(url(session, "/events?limit=1")).json()["events"][0]["id"]
+    up_to_date = agent.get(url(session, f"/events?after={latest}")).json()
+    assert up_to_date == {"events": [], "has_more": False, "next_leaf": None}
+    # Bounded by leaf too: the events after one and up to another.
+    assert contents(agent.get(url(session, f"/events?after={ids[0]}&leaf={ids[2]}"))) == ["two", "three"]
+    for outsider in outsiders(world):
+        assert outsider.get(url(session, f"/events?after={ids[0]}")).status_code == 404
+
+
+def test_after_pages_back_to_the_cursor_and_no_further(world, agent, session):
+    ids = messages(agent, session, *[f"m{i}" for i in range(7)])
+    page = agent.get(url(session, f"/events?after={ids[1]}&limit=2")).json()
+    assert [e["content"] for e in page["events"]] == ["m5", "m6"] and page["has_more"]
+    assert page["next_leaf"] == ids[4]
+    page = agent.get(url(session, f"/events?after={ids[1]}&limit=2&leaf={page['next_leaf']}")).json()
+    assert [e["content"] for e in page["events"]] == ["m3", "m4"] and page["has_more"]
+    page = agent.get(url(session, f"/events?after={ids[1]}&limit=2&leaf={page['next_leaf']}")).json()
+    assert [e["content"] for e in page["events"]] == ["m2"] and not page["has_more"] and page["next_leaf"] is None
+
+
+def test_after_reads_across_a_forks_prefix(world, agent, session):
+    ids = messages(agent, session, "root", "shared")
+    fork = post(agent, url(session, "/fork"), {"from_event_id": ids[1]}).json()
+    messages(agent, fork, "the fork's own")
+    assert contents(agent.get(url(fork, f"/events?after={ids[0]}"))) == ["shared", "the fork's own"]
+
+
+def _after_error(client, session, value):
+    response = client.get(url(session, f"/events?after={value}"))
+    assert response.status_code == 400, response.content
+    body = response.json()
+    assert body["error"] == "invalid_request" and list(body["fields"]) == ["after"], body
+    return body["fields"]["after"]
+
+
+def test_after_is_validated_and_a_bad_one_names_the_field(world, agent, session):
+    ids = messages(agent, session, "one", "two", "three")
+    assert _after_error(agent, session, "yesterday") == ["Must be a valid UUID."]
+    off_branch = ["No such event on this branch."]
+    assert _after_error(agent, session, new_id()) == off_branch  # no such event
+    other = agent.post("/api/v1/sessions", {"user_id": "alice", "app": "chat"}, format="json").json()
+    elsewhere = messages(agent, other, "elsewhere")
+    assert _after_error(agent, session, elsewhere[0]) == off_branch  # another session's
+    acme = world.agent_client(world.acme_key)
+    acmes = acme.post("/api/v1/sessions", {"user_id": "alice", "app": "chat"}, format="json").json()
+    theirs = messages(acme, acmes, "acme's")
+    assert _after_error(agent, session, theirs[0]) == off_branch  # another tenant's
+    assert acme.get(url(acmes, f"/events?after={ids[0]}")).json()["fields"] == {"after": off_branch}
+    # After the leaf it names: not on the branch that ends there.
+    response = agent.get(url(session, f"/events?after={ids[2]}&leaf={ids[0]}"))
+    assert response.status_code == 400 and response.json()["fields"] == {"after": off_branch}
+
+
+def test_after_an_event_popped_off_the_branch_is_a_400(world, agent, session):
+    ids = messages(agent, session, *[f"m{i}" for i in range(5)])
+    for _ in range(3):
+        post(agent, url(session, "/pop"))
+    messages(agent, session, "n2", "n3", "n4", "n5")
+    # The walk stops at the cursor's depth (the limit) or just below it: either way it is not an ancestor.
+    assert _after_error(agent, session, ids[3]) == ["No such event on this branch."]
+    response = agent.get(url(session, f"/events?after={ids[2]}&limit=2"))
+    assert response.status_code == 400 and response.json()["fields"] == {"after": ["No such event on this branch."]}
+    assert contents(agent.get(url(session, f"/events?after={ids[1]}"))) == ["n2", "n3", "n4", "n5"]
+
+
+def test_after_on_a_session_without_events_is_a_400(world, agent, session):
+    other = agent.post("/api/v1/sessions", {"user_id": "alice", "app": "chat"}, format="json").json()
+    event = messages(agent, other, "x")[0]
+    assert _after_error(agent, session, event) == ["No such event on this branch."]
+
+
 @pytest.mark.parametrize(
     ("body", "field"),
     [

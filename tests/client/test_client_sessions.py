@@ -61,6 +61,19 @@ def test_bad_input_names_the_field(memgov):
         memgov.sessions.get("../../memories")  # refused before it reaches a URL
 
 
+def test_events_after_an_event_reads_only_what_is_new(memgov, acme):
+    session = memgov.sessions.create(user_id="alice", app="support")
+    first, second = memgov.sessions.append(session["id"], TURN)["events"]
+    assert [e["id"] for e in memgov.sessions.events(session["id"], after=first["id"])["events"]] == [second["id"]]
+    assert memgov.sessions.events(session["id"], after=second["id"])["events"] == []
+    memgov.sessions.pop(session["id"])
+    with pytest.raises(BadRequest) as popped:
+        memgov.sessions.events(session["id"], after=second["id"])
+    assert popped.value.field == "after"
+    with pytest.raises(NotFound):
+        acme.sessions.events(session["id"], after=first["id"])
+
+
 def test_task_state_put_get_and_time_travel(memgov):
     session = memgov.sessions.create(user_id="alice", app="support")
     first = memgov.task_states.put("refund-42", session_id=session["id"], goal="Refund order 42", current_step="a")

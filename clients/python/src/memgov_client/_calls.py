@@ -187,8 +187,12 @@ def _event(event: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def events_branch(session_id: str | UUID, *, leaf: str | UUID | None, limit: int | None) -> Call:
-    params = _body(leaf=_id(leaf) if leaf is not None else None, limit=limit)
+def events_branch(
+    session_id: str | UUID, *, leaf: str | UUID | None, after: str | UUID | None, limit: int | None
+) -> Call:
+    params = _body(
+        leaf=_id(leaf) if leaf is not None else None, after=_id(after) if after is not None else None, limit=limit
+    )
     return Call("GET", f"{V1}/sessions/{_id(session_id)}/events", params=params)
 
 

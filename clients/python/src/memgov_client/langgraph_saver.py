@@ -40,11 +40,10 @@ from langgraph.checkpoint.base import (
 from langgraph.checkpoint.memory import InMemorySaver
 
 from memgov_client.client import Client
-from memgov_client.errors import NotFound
+from memgov_client.errors import BadRequest, NotFound
 
 WORKSPACE_PREFIX = "langgraph:"
 PAGE = 1000
-FIRST_PAGE = 20  # what a read asks for first when it knows the thread: usually all that is new
 
 Typed = tuple[str, bytes]
 
@@ -136,28 +135,17 @@ class MemgovSaver(BaseCheckpointSaver[str]):
 
     def _read(self, thread_id: str) -> _Thread:
         """The thread as its events rebuild it. The events this saver read before are kept, so a read fetches
-        only what was appended since (one small page when nothing else wrote); when the history it knew is no
-        longer on the session's branch, the whole branch is read again."""
+        only what was appended since (``after`` the last event it read: usually one or two); when that event
+        is no longer on the session's branch, the whole branch is read again."""
         session_id = self._session(thread_id, create=False)
         if session_id is None:
             return _Thread()
         known = self._threads.get(session_id)
-        fresh: list[dict[str, Any]] = []
-        leaf: str | None = None
-        limit = FIRST_PAGE if known else PAGE
         try:
-            while True:
-                branch = self._client.sessions.events(session_id, leaf=leaf, limit=limit)
-                page = branch["events"]
-                ids = [event["id"] for event in page]
-                if known is not None and known[1] in ids:
-                    fresh[:0] = page[ids.index(known[1]) + 1 :]
-                    break
-                fresh[:0] = page
-                if not branch["has_more"]:
-                    known = None  # what was known is gone from the branch: rebuild from the root
-                    break
-                leaf, limit = branch["next_leaf"], PAGE
+            fresh = self._events(session_id, after=known[1]) if known is not None else None
+            if fresh is None:  # nothing read yet, or what was read is gone from the branch: from the root
+                known = None
+                fresh = self._events(session_id, after=None)
         except NotFound:  # deleted meanwhile (by the person, or another saver)
             with self._lock:
                 self._sessions.pop(thread_id, None)
@@ -177,6 +165,23 @@ class MemgovSaver(BaseCheckpointSaver[str]):
             with self._lock:
                 self._threads[session_id] = (thread, last)
         return thread
+
+    def _events(self, session_id: str, *, after: str | None) -> list[dict[str, Any]] | None:
+        """The branch's events after ``after`` (all of them when None), oldest first, a page at a time from the
+        leaf back; None when ``after`` is no longer on the branch (popped meanwhile)."""
+        events: list[dict[str, Any]] = []
+        leaf: str | None = None
+        while True:
+            try:
+                branch = self._client.sessions.events(session_id, leaf=leaf, after=after, limit=PAGE)
+            except BadRequest as error:
+                if after is not None and error.field == "after":
+                    return None
+                raise
+            events[:0] = branch["events"]
+            if not branch["has_more"]:
+                return events
+            leaf = branch["next_leaf"]
 
     def _append(self, thread_id: str, record: dict[str, Any]) -> None:
         content = json.dumps(record, separators=(",", ":"))

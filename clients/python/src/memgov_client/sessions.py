@@ -70,9 +70,14 @@ class Sessions:
         """Events in order (``kind``, ``content``, optional ``state_delta``, ``parent_id``, ``task_id`` …)."""
         return cast(Appended, self._t.send(_calls.events_append(session_id, events)))
 
-    def events(self, session_id: Id, *, leaf: Id | None = None, limit: int | None = None) -> Branch:
-        """The branch ending at ``leaf`` (default: the session's leaf), its last ``limit`` events, oldest first."""
-        return cast(Branch, self._t.send(_calls.events_branch(session_id, leaf=leaf, limit=limit)))
+    def events(
+        self, session_id: Id, *, leaf: Id | None = None, after: Id | None = None, limit: int | None = None
+    ) -> Branch:
+        """The branch ending at ``leaf`` (default: the session's leaf), its last ``limit`` events, oldest first;
+        with ``after`` (an event of the branch), only the events after it — ``BadRequest`` with ``field``
+        ``after`` when it is no longer on the branch."""
+        call = _calls.events_branch(session_id, leaf=leaf, after=after, limit=limit)
+        return cast(Branch, self._t.send(call))
 
     def pop(self, session_id: Id) -> Popped:
         return cast(Popped, self._t.send(_calls.session_pop(session_id)))
@@ -170,8 +175,11 @@ class AsyncSessions:
     async def append(self, session_id: Id, events: Iterable[Mapping[str, Any]]) -> Appended:
         return cast(Appended, await self._t.send(_calls.events_append(session_id, events)))
 
-    async def events(self, session_id: Id, *, leaf: Id | None = None, limit: int | None = None) -> Branch:
-        return cast(Branch, await self._t.send(_calls.events_branch(session_id, leaf=leaf, limit=limit)))
+    async def events(
+        self, session_id: Id, *, leaf: Id | None = None, after: Id | None = None, limit: int | None = None
+    ) -> Branch:
+        call = _calls.events_branch(session_id, leaf=leaf, after=after, limit=limit)
+        return cast(Branch, await self._t.send(call))
 
     async def pop(self, session_id: Id) -> Popped:
         return cast(Popped, await self._t.send(_calls.session_pop(session_id)))

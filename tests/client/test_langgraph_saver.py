@@ -1,0 +1,94 @@
+"""MemgovSaver's reads (clients/python/src/memgov_client/langgraph_saver.py), beyond LangGraph's conformance
+suite: a saver that has read a thread fetches only the events appended since, and rebuilds the thread from
+the root when what it read is no longer on the session's branch."""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+from langgraph.checkpoint.base import empty_checkpoint
+from memgov_client import BadRequest
+from memgov_client.langgraph_saver import MemgovSaver
+
+
+@contextlib.contextmanager
+def _saver(world, live_server, user_id: str) -> Iterator[MemgovSaver]:
+    saver = MemgovSaver(base_url=live_server.url, api_key=world.demo_key, user_id=user_id)
+    try:
+        yield saver
+    finally:
+        saver.close()
+
+
+def _put(saver: MemgovSaver, thread: str, step: int, parent: str | None) -> str:
+    checkpoint = empty_checkpoint()
+    checkpoint["id"] = f"{step:04d}"
+    checkpoint["channel_values"] = {"messages": [f"message {i}" for i in range(step + 1)]}
+    checkpoint["channel_versions"] = {"messages": step}
+    config: dict[str, Any] = {"configurable": {"thread_id": thread, "checkpoint_ns": "", "checkpoint_id": parent}}
+    saver.put(config, checkpoint, {"step": step}, {"messages": step})
+    return checkpoint["id"]
+
+
+def _latest(saver: MemgovSaver, thread: str) -> tuple[str, list[str]]:
+    found = saver.get_tuple({"configurable": {"thread_id": thread}})
+    assert found is not None
+    return found.config["configurable"]["checkpoint_id"], found.checkpoint["channel_values"]["messages"]
+
+
+def _spy(saver: MemgovSaver) -> list[tuple[dict[str, Any], int | str]]:
+    """(arguments, events answered or the error's field) of every branch read the saver makes."""
+    calls: list[tuple[dict[str, Any], int | str]] = []
+    read = saver._client.sessions.events
+
+    def spied(session_id: str, **kwargs: Any) -> Any:
+        try:
+            branch = read(session_id, **kwargs)
+        except BadRequest as error:
+            calls.append((kwargs, f"400 {error.field}"))
+            raise
+        calls.append((kwargs, len(branch["events"])))
+        return branch
+
+    saver._client.sessions.events = spied  # type: ignore[method-assign]
+    return calls
+
+
+def test_a_read_after_a_put_fetches_only_the_new_event(world, live_server):
+    user_id = f"lg-{uuid.uuid4().hex[:12]}"
+    with _saver(world, live_server, user_id) as saver:
+        parent = None
+        for step in range(5):
+            parent = _put(saver, "t1", step, parent)
+        calls = _spy(saver)
+        assert _latest(saver, "t1") == ("0004", [f"message {i}" for i in range(5)])
+        assert calls == [({"leaf": None, "after": None, "limit": 1000}, 5)]  # the first read: the whole branch
+        _put(saver, "t1", 5, parent)
+        calls.clear()
+        assert _latest(saver, "t1") == ("0005", [f"message {i}" for i in range(6)])
+        assert len(calls) == 1 and calls[0][0]["after"] is not None and calls[0][1] == 1
+        calls.clear()
+        assert _latest(saver, "t1")[0] == "0005"  # nothing new: nothing read but the empty answer
+        assert len(calls) == 1 and calls[0][1] == 0
+
+
+def test_a_read_rebuilds_the_thread_when_its_last_event_left_the_branch(world, live_server):
+    user_id = f"lg-{uuid.uuid4().hex[:12]}"
+    with _saver(world, live_server, user_id) as saver:
+        parent = None
+        for step in range(3):
+            parent = _put(saver, "t1", step, parent)
+        assert _latest(saver, "t1")[0] == "0002"
+        session_id = saver._session("t1", create=False)
+        saver._client.sessions.pop(session_id)  # someone else undid the last checkpoint
+        calls = _spy(saver)
+        assert _latest(saver, "t1")[0] == "0001"
+        assert [(kwargs["after"] is not None, answered) for kwargs, answered in calls] == [
+            (True, "400 after"),
+            (False, 2),
+        ]
+        with _saver(world, live_server, user_id) as fresh:
+            assert _latest(fresh, "t1") == _latest(saver, "t1")
