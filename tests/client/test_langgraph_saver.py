@@ -57,12 +57,18 @@ def _spy(saver: MemgovSaver) -> list[tuple[dict[str, Any], int | str]]:
     return calls
 
 
+def _put_steps(saver: MemgovSaver, thread: str, steps: int) -> Any:
+    """``steps`` checkpoints on ``thread``, each the child of the last; the last one's config."""
+    parent = None
+    for step in range(steps):
+        parent = _put(saver, thread, step, parent)
+    return parent
+
+
 def test_a_read_after_a_put_fetches_only_the_new_event(world, live_server):
     user_id = f"lg-{uuid.uuid4().hex[:12]}"
     with _saver(world, live_server, user_id) as saver:
-        parent = None
-        for step in range(5):
-            parent = _put(saver, "t1", step, parent)
+        parent = _put_steps(saver, "t1", 5)
         calls = _spy(saver)
         assert _latest(saver, "t1") == ("0004", [f"message {i}" for i in range(5)])
         assert calls == [({"leaf": None, "after": None, "limit": 1000}, 5)]  # the first read: the whole branch
@@ -78,9 +84,7 @@ def test_a_read_after_a_put_fetches_only_the_new_event(world, live_server):
 def test_a_read_rebuilds_the_thread_when_its_last_event_left_the_branch(world, live_server):
     user_id = f"lg-{uuid.uuid4().hex[:12]}"
     with _saver(world, live_server, user_id) as saver:
-        parent = None
-        for step in range(3):
-            parent = _put(saver, "t1", step, parent)
+        _put_steps(saver, "t1", 3)
         assert _latest(saver, "t1")[0] == "0002"
         session_id = saver._session("t1", create=False)
         saver._client.sessions.pop(session_id)  # someone else undid the last checkpoint
