@@ -28,6 +28,7 @@ from memories.access import Caller
 from memories.models import Memory
 from memories.read.context import ContextRequest, memory_context_build
 from memories.read.scope import ContextScope
+from memories.services.retrieval_index import retrieval_index_refresh
 from memories.services.write import memory_write
 
 SCOPE_SIZES = (1, 30, 100, 300, 1000)
@@ -49,6 +50,8 @@ class ScopeRow:
     p99: float
     cold_p50: float | None = None
     cold_p99: float | None = None
+    indexed_p50: float | None = None  # reads: the same reads once the subjects' retrieval indexes are built
+    indexed_p99: float | None = None
 
 
 def parse_sizes(text: str) -> list[int]:
@@ -142,22 +145,32 @@ def scope_reads(*, sizes: Sequence[int], requests: int, log: Callable[[str], obj
             )
 
         wall, _ = timed(read, requests=requests, warmup=20)
-        rows.append(ScopeRow(size, *_stats(wall)))
+        for subject in subjects:
+            retrieval_index_refresh(tenant_id=tenants[0].pk, owner=subject)
+        indexed, _ = timed(read, requests=requests, warmup=20)
+        rows.append(ScopeRow(size, *_stats(wall), indexed_p50=_stats(indexed)[0], indexed_p99=_stats(indexed)[1]))
     return rows
 
 
 def scope_table(rows: Sequence[ScopeRow], *, what: str) -> list[str]:
     """The table, and each size's p50 against the smallest (the target: ≤ 1.5× at 300)."""
     cold = rows and rows[0].cold_p50 is not None
+    indexed = rows and rows[0].indexed_p50 is not None
     header = f"{what} against the subject's scope size: p50 / p99 ms" + (" (warm, then cold)" if cold else "")
+    if indexed:
+        header += " (no retrieval index, then indexed: memories under 40 get none)"
     lines = [
         header,
-        f"{'memories in scope':>18} {'p50':>8} {'p99':>8}" + (f" {'cold p50':>9} {'cold p99':>9}" if cold else ""),
+        f"{'memories in scope':>18} {'p50':>8} {'p99':>8}"
+        + (f" {'cold p50':>9} {'cold p99':>9}" if cold else "")
+        + (f" {'idx p50':>9} {'idx p99':>9}" if indexed else ""),
     ]
     for row in rows:
         line = f"{row.size:>18,} {row.p50:8.3f} {row.p99:8.3f}"
         if cold:
             line += f" {row.cold_p50:9.3f} {row.cold_p99:9.3f}"
+        if indexed:
+            line += f" {row.indexed_p50:9.3f} {row.indexed_p99:9.3f}"
         lines.append(line)
     if len(rows) > 1:
         base = rows[0]
@@ -165,5 +178,7 @@ def scope_table(rows: Sequence[ScopeRow], *, what: str) -> list[str]:
             ratio = f"{row.p50 / base.p50:.2f}×"
             if cold and base.cold_p50:
                 ratio += f" warm, {row.cold_p50 / base.cold_p50:.2f}× cold"  # type: ignore[operator]
+            if indexed and base.indexed_p50:
+                ratio += f"; indexed {row.indexed_p50 / base.indexed_p50:.2f}×"  # type: ignore[operator]
             lines.append(f"p50 at {row.size:,} / at {base.size:,}: {ratio}")
     return lines

@@ -168,6 +168,32 @@ class MemoryEmbedding(models.Model):
         return f"embedding of memory {self.memory_id} ({self.model})"
 
 
+class RetrievalIndex(models.Model):
+    """One owner's retrieval index: what ranking needs of each of their active memories, sealed as one value.
+
+    The owner is a subject (``user_id``) or the tenant's shared rules (``""``). The index holds, per
+    memory, its term counts and length (``memories.read.features``) and its vector: content-derived, so it
+    is sealed with the owner's data key (shredded with it), dropped whenever one of the owner's memories is
+    deleted, purged or erased, and rebuilt by ``memories.services.retrieval_index``. A read uses an entry
+    only while the memory's content and vector are the ones it was made from (``memories.read.index``);
+    anything newer is read from the memory itself, so the index changes how fast a read is, never what it
+    returns.
+    """
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+", db_index=False)
+    owner = models.CharField(max_length=128, blank=True)  # a subject's user_id, or "" for shared rules
+    model = models.CharField(max_length=200, blank=True)  # the embedder whose vectors it holds ("" for none)
+    entries = models.PositiveIntegerField(default=0)
+    sealed = models.BinaryField()  # memories.read.index.pack_index, sealed (memories.services.retrieval_index)
+    built_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tenant", "owner"], name="retrieval_index_owner")]
+
+    def __str__(self) -> str:  # never the index
+        return f"retrieval index of {self.owner or 'shared rules'} ({self.entries} memories)"
+
+
 class RuleDecision(models.Model):
     """One admin's decision on a shared rule: an approval, a rejection or a revocation.
 

@@ -31,6 +31,7 @@ from governance.policy import policy_snapshot_for_tenant
 from governance.vocabulary import Status
 from memories.lifecycle.base import DEFAULT_BATCH_SIZE, JobResult, claim, job_actor, timed_run
 from memories.models import Confirmation, Memory, MemoryVersion
+from memories.services.retrieval_index import retrieval_index_drop
 
 JOB = "purge"
 ACTOR = job_actor(JOB)
@@ -67,6 +68,7 @@ def memory_purge_one(memory_id: UUID, *, tenant_id: int, cutoff: datetime) -> UU
         versions, _ = MemoryVersion.objects.filter(tenant_id=tenant_id, memory_id=memory_id).delete()
         confirmations, _ = Confirmation.objects.filter(tenant_id=tenant_id, memory_id=memory_id).delete()
         # Through the ORM collector, so any other row that hangs off the memory goes with it.
+        retrieval_index_drop(tenant_id=tenant_id, owner=memory.user_id)
         memory.delete()  # (this clears memory.pk)
         receipt_id = new_id()
         _audit_purge(memory, memory_id=memory_id, receipt_id=receipt_id, versions=versions, confirmations=confirmations)

@@ -28,11 +28,14 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import NamedTuple
 
+import numpy as np
 from django.utils import timezone
 
 from memories.access import Caller
 from memories.embedding.embedders import EmbedderUnavailable, current_embedder
 from memories.read.conflicts import Conflict, conflict_suggestion, detect_conflicts
+from memories.read.index import retrieval_indexes
+from memories.read.indexed import IndexedCandidates, rank_indexed
 from memories.read.ranking import Ranked, Ranking, rank_candidates
 from memories.read.render import (
     STANDING_BLOCK,
@@ -45,9 +48,10 @@ from memories.read.render import (
     rules_cost,
     tag_cost,
 )
-from memories.read.scope import ContextScope, memory_context_candidates, open_vectors, read_grant_for
+from memories.read.scope import ContextScope, ReadGrant, memory_context_candidates, open_vectors, read_grant_for
 from memories.read.tokens import total_tokens
 from memories.services.citations import citation_id
+from memories.services.retrieval_index import INDEX_MIN_MEMORIES, INDEX_STALE_MIN, retrieval_index_request
 from memories.services.usage import memory_context_usage_record, memory_cross_scope_read_record
 
 DEFAULT_TOP_K = 8
@@ -124,9 +128,12 @@ class _Picked(NamedTuple):
     tokens: int
 
 
-def _pick(ranking: Ranking, *, top_k: int, standing_k: int, budget: int, language: str) -> list[_Picked]:
+def _pick(
+    ranking: Ranking, *, top_k: int, standing_k: int, budget: int, language: str, contents: _Contents | None = None
+) -> list[_Picked]:
     """Best first, each relevant memory that still fits the budget (rules and tags included), until top_k
-    are taken; then the standing guidance, until standing_k more are, in what budget is left."""
+    are taken; then the standing guidance, until standing_k more are, in what budget is left
+    (``contents``: where the content of memories ranked from the index is opened)."""
     used = rules_cost(language)
     zone = timezone.get_current_timezone()
     opened: set[str] = set()
@@ -137,6 +144,8 @@ def _pick(ranking: Ranking, *, top_k: int, standing_k: int, budget: int, languag
     for entry, limit in limits:
         if taken[entry.standing] >= limit:
             continue
+        if contents is not None:
+            entry = contents.opened(entry)
         block = STANDING_BLOCK if entry.standing else block_for(entry.candidate)
         body, count = priced_line_body(entry.candidate, language=language, zone=zone)
         cost = total_tokens((count,))
@@ -223,6 +232,7 @@ class ContextComputed(NamedTuple):
     reason_code: str = ""
     granted: bool = True
     denied: str = ""
+    indexed: int = 0  # candidates ranked from the retrieval index (the rest were opened)
 
 
 def memory_context_compute(*, caller: Caller, request: ContextRequest, now: datetime | None = None) -> ContextComputed:
@@ -268,34 +278,116 @@ def memory_context_compute_each(
     if decision.grant.subject_paused:
         return [ContextComputed(result, reason_code="subject_paused") for result in empty]
 
-    embedder = current_embedder() if first.query.strip() else None
-    candidates = memory_context_candidates(grant=decision.grant, now=now, model=embedder.name if embedder else "")
-    query_vector, vectors = None, None
-    if embedder is not None and any(c.vector is not None for c in candidates):
-        try:
-            query_vector = embedder.embed([first.query], kind="query")[0]
-            vectors = open_vectors(candidates, tenant_id=caller.tenant_id)
-        except EmbedderUnavailable as exc:
-            logger.warning("read ranked lexically: %s", exc)
-    ranking = rank_candidates(
-        candidates,
-        query=first.query,
-        now=now,
-        query_vector=query_vector,
-        vectors=vectors,
-        team_named=bool(first.scope.team),
-        project=first.scope.project,
-    )
+    ranking, considered, source = _rank(decision.grant, first, now=now)
+    contents, indexed = None, 0
+    if source is not None:
+        contents = _Contents(source, ranking)
+        contents.open_first(top_k=max(r.top_k for r in requests), standing_k=max(r.standing_k for r in requests))
+        indexed = considered - len(source.stale)
     return [
-        ContextComputed(_result(request, ranking, language=language, considered=len(candidates)), len(candidates))
+        ContextComputed(
+            _result(request, ranking, language=language, considered=considered, contents=contents),
+            considered,
+            indexed=indexed,
+        )
         for request in requests
     ]
 
 
-def _result(request: ContextRequest, ranking: Ranking, *, language: str, considered: int) -> ContextResult:
+def _rank(grant: ReadGrant, request: ContextRequest, *, now: datetime) -> tuple[Ranking, int, IndexedCandidates | None]:
+    """The grant's memories ranked for the request, and how many were: from the subject's retrieval index
+    when there is one (``indexed.py``; then the memories shown are opened by ``_Contents``), else opened
+    and ranked as they are. A read that finds the index missing or behind asks for a refresh."""
+    embedder = current_embedder()
+    query = request.query
+
+    def embed_query() -> np.ndarray | None:
+        try:
+            return embedder.embed([query], kind="query")[0] if embedder is not None else None
+        except EmbedderUnavailable as exc:
+            logger.warning("read ranked lexically: %s", exc)
+            return None
+
+    team_named, project = bool(request.scope.team), request.scope.project
+    owners = (grant.user_id, "")
+    indexes = retrieval_indexes(tenant_id=grant.tenant_id, owners=owners)
+    if grant.user_id in indexes:
+        ranking, source = rank_indexed(
+            grant=grant,
+            now=now,
+            indexes=indexes,
+            model=embedder.name if embedder is not None else "",
+            query=query,
+            embed_query=embed_query,
+            team_named=team_named,
+            project=project,
+        )
+        considered = len(source.candidates)
+        if len(source.stale) >= max(INDEX_STALE_MIN, considered // 10):
+            retrieval_index_request(tenant_id=grant.tenant_id, owners=owners)
+        return ranking, considered, source
+    model = embedder.name if embedder is not None and query.strip() else ""
+    candidates = memory_context_candidates(grant=grant, now=now, model=model)
+    query_vector, vectors = None, None
+    if model and any(c.vector is not None for c in candidates):
+        query_vector = embed_query()
+        if query_vector is not None:
+            vectors = open_vectors(candidates, tenant_id=grant.tenant_id)
+    if len(candidates) >= INDEX_MIN_MEMORIES:
+        retrieval_index_request(tenant_id=grant.tenant_id, owners=owners)
+    ranking = rank_candidates(
+        candidates,
+        query=query,
+        now=now,
+        query_vector=query_vector,
+        vectors=vectors,
+        team_named=team_named,
+        project=project,
+    )
+    return ranking, len(candidates), None
+
+
+class _Contents:
+    """The content of memories ranked from the index, opened when one may be shown: the first ``top_k``
+    relevant and ``standing_k`` standing at once, then (when the budget skips some) the next ones of the
+    same list, a batch at a time."""
+
+    def __init__(self, source: IndexedCandidates, ranking: Ranking) -> None:
+        self._source, self._ranking = source, ranking
+        self._texts: dict[str, str] = {}
+        self._at = {
+            entry.candidate.id: (entries, i)
+            for entries in (ranking.relevant, ranking.standing)
+            for i, entry in enumerate(entries)
+        }
+        self._batch = DEFAULT_TOP_K
+
+    def open_first(self, *, top_k: int, standing_k: int) -> None:
+        self._batch = max(top_k, standing_k, 1)
+        first = [e.candidate for e in self._ranking.relevant[:top_k]]
+        first += [e.candidate for e in self._ranking.standing[:standing_k]]
+        self._texts.update(self._source.open_contents(first))
+
+    def opened(self, entry: Ranked) -> Ranked:
+        """The entry with its memory's content."""
+        candidate = entry.candidate
+        if candidate.id not in self._texts:
+            entries, i = self._at[candidate.id]
+            self._texts.update(self._source.open_contents([e.candidate for e in entries[i : i + self._batch]]))
+        return entry._replace(candidate=candidate._replace(content=self._texts[candidate.id]))
+
+
+def _result(
+    request: ContextRequest, ranking: Ranking, *, language: str, considered: int, contents: _Contents | None = None
+) -> ContextResult:
     """The ranked candidates picked within this request's limits, rendered and priced."""
     picked = _pick(
-        ranking, top_k=request.top_k, standing_k=request.standing_k, budget=request.token_budget, language=language
+        ranking,
+        top_k=request.top_k,
+        standing_k=request.standing_k,
+        budget=request.token_budget,
+        language=language,
+        contents=contents,
     )
     picked, conflicts, rendered, refs, tokens = _render_with_conflicts(
         picked, instruction=request.instruction, budget=request.token_budget, language=language

@@ -56,7 +56,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from itertools import compress
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -221,26 +220,49 @@ def bm25_scores(
 ) -> list[float]:
     """Okapi BM25 of each text for the query terms, idf computed over these texts; each term's part
     times its weight (1 when no weights are given). ``matched``, when given, gets each text's term indexes."""
-    count = len(texts)
-    if not count or not terms:
-        return [0.0] * count
+    if not texts or not terms:
+        return [0.0] * len(texts)
+    counts, lengths = term_counts(terms, texts)
+    return bm25_from_counts(counts, lengths, k1=k1, b=b, weights=weights, matched=matched)
+
+
+def term_counts(terms: tuple[QueryTerm, ...], texts: list[str]) -> tuple[np.ndarray, list[float]]:
+    """Each term's count in each text (terms × texts) and each text's length, counted from the texts."""
     counted = query_matcher(terms).frequencies_of(texts)
-    average_length = sum(length for _, length in counted) / count or 1.0
-    norms = [k1 * (1 - b + b * length / average_length) for _, length in counted]
-    scores = [0.0] * count
-    columns = zip(*(frequencies for frequencies, _ in counted), strict=True)  # one term's count per text
-    for index, column in enumerate(columns):
-        df = count - column.count(0)
+    counts = np.array([frequencies for frequencies, _ in counted], dtype=np.int64).reshape(len(texts), len(terms))
+    return counts.T, [length for _, length in counted]
+
+
+def bm25_from_counts(
+    counts: np.ndarray,
+    lengths: list[float],
+    *,
+    k1: float,
+    b: float,
+    weights: Sequence[float] | None = None,
+    matched: list[list[int]] | None = None,
+) -> list[float]:
+    """``bm25_scores`` from the counts (terms × texts) and lengths, however they were counted: from the
+    texts (``term_counts``) or from a retrieval index (``memories.read.indexed``)."""
+    count = len(lengths)
+    if not count or not counts.shape[0]:
+        return [0.0] * count
+    average_length = sum(lengths) / count or 1.0
+    norms = k1 * (1 - b + b * np.asarray(lengths, dtype=np.float64) / average_length)
+    scores = np.zeros(count)
+    for index, column in enumerate(counts):  # one term's count per text
+        docs = np.flatnonzero(column)  # the texts the term occurs in
+        df = len(docs)
         if not df:
             continue
         weight = 1.0 if weights is None else weights[index]
         idf = weight * math.log(1 + (count - df + 0.5) / (df + 0.5))
-        for doc in compress(range(count), column):  # the texts the term occurs in
-            frequency = column[doc]
-            scores[doc] += idf * frequency * (k1 + 1) / (frequency + norms[doc])
-            if matched is not None:
+        frequency = column[docs].astype(np.float64)
+        scores[docs] += idf * frequency * (k1 + 1) / (frequency + norms[docs])
+        if matched is not None:
+            for doc in docs.tolist():
                 matched[doc].append(index)
-    return scores
+    return scores.tolist()
 
 
 def recency_score(updated_at: datetime, *, now: datetime, half_life_days: float) -> float:
@@ -298,13 +320,24 @@ def rank_candidates(
     plan: QueryPlan | None = None,
     team_named: bool = False,
     project: str = "",
+    counted: tuple[np.ndarray, list[float]] | None = None,
+    mentioned: Sequence[bool] | None = None,
 ) -> Ranking:
     """The relevant candidates best first, and the standing guidance not among them (module docstring).
-    ``project`` is the project the request names, if any."""
+    ``project`` is the project the request names, if any.
+
+    ``counted`` (the plan's term counts and the lengths) and ``mentioned`` (whether each text names the
+    project) are what ranking reads of the candidates' texts: given, the texts are not read at all (a read
+    from the retrieval index, whose candidates are still sealed).
+    """
     plan = plan or query_plan(query, weights=weights)
     matched: list[list[int]] = [[] for _ in candidates]
-    raw = bm25_scores(
-        plan.terms, [c.content for c in candidates], k1=weights.k1, b=weights.b, weights=plan.weights, matched=matched
+    if counted is None:
+        counted = term_counts(plan.terms, [c.content for c in candidates]) if plan.terms else (np.zeros((0, 0)), [])
+    raw = (
+        bm25_from_counts(*counted, k1=weights.k1, b=weights.b, weights=plan.weights, matched=matched)
+        if plan.terms and candidates
+        else [0.0] * len(candidates)
     )
     best_bm25 = max(raw, default=0.0)
     semantic, cosines, strong = semantic_scores(
@@ -315,7 +348,10 @@ def rank_candidates(
     # The query's part of relevance decides what is about the query (cutoff against the best of it); the
     # named scope's prior is added after, for the order.
     mention = project_mention(project)
-    scoped = [in_named_scope(candidate, mention=mention) for candidate in candidates]
+    if mentioned is None:
+        scoped = [in_named_scope(candidate, mention=mention) for candidate in candidates]
+    else:
+        scoped = [in_named_scope(candidate) or named for candidate, named in zip(candidates, mentioned, strict=True)]
     query_part = [
         w_lexical * (bm25 / best_bm25 if best_bm25 > 0 else 0.0) + (1.0 - w_lexical) * part
         for bm25, part in zip(raw, semantic, strict=True)

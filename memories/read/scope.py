@@ -48,7 +48,7 @@ from memories.embedding.vectors import unpack_vector
 from memories.models import AgentAccess, Memory, MemoryEmbedding, Subject
 from vault import DecryptionError
 from vault.datakeys import data_key_by_id
-from vault.envelope import associated_data, key_id_of, open_sealed_with
+from vault.envelope import NONCE_SIZE, NONCE_SQL_START, associated_data, key_id_of, open_sealed_with
 
 # The newest this many visible rows are ranked; a subject with more sees its most recently updated.
 CANDIDATE_LIMIT = 2000
@@ -251,13 +251,15 @@ def _candidate_statement(
     types: int | None,
     levels: int | None,
     vectors: bool = False,
+    stamps: bool = False,
 ) -> str:
     """The candidate query for one shape of grant, written out and kept: building it cost more than running it.
 
     It reads as the rules in this module's docstring; ``_candidate_params`` gives the values in the
     order of the placeholders (``types``/``levels``: how many are allowed, None for no restriction).
     ``vectors``: each row also brings its sealed vector of the named model (a primary-key lookup per
-    row), else NULL.
+    row), else NULL. ``stamps``: the content and the vector are replaced by their nonces (``vault.envelope
+    .nonce_of``), for a read that takes what ranking needs from the retrieval index (``memories.read.indexed``).
     """
     c = _column
     own = [f"({c('level')} = %s AND {c('project')} = '')"]
@@ -278,12 +280,16 @@ def _candidate_statement(
             allowances += f" AND {c(name)} IN ({_marks(allowed)})" if allowed else " AND 1 = 0"
     # Only quoted column names from the models' _meta and %s placeholders are interpolated.
     table = connection.ops.quote_name(Memory._meta.db_table)
-    select = ", ".join(c(name) for name in _COLUMNS)
+
+    def stamp(column: str) -> str:
+        return f"substr({column}, {NONCE_SQL_START}, {NONCE_SIZE})" if stamps else column
+
+    select = ", ".join(stamp(c(name)) if name == "content" else c(name) for name in _COLUMNS)
     if vectors:
         qn = connection.ops.quote_name
         embedding = qn(MemoryEmbedding._meta.db_table)
         select += (
-            f", (SELECT e.{qn('vector')} FROM {embedding} e"  # noqa: S608
+            f", (SELECT {stamp('e.' + qn('vector'))} FROM {embedding} e"  # noqa: S608
             f" WHERE e.{qn('memory_id')} = {table}.{c('id')} AND e.{qn('model')} = %s)"
         )
     else:
@@ -330,7 +336,7 @@ def _candidate_params(
 
 
 def _candidate_sql(
-    grant: ReadGrant, *, now: datetime, limit: int, db: BaseDatabaseWrapper, model: str = ""
+    grant: ReadGrant, *, now: datetime, limit: int, db: BaseDatabaseWrapper, model: str = "", stamps: bool = False
 ) -> tuple[str, list[object]]:
     """The candidate query for this grant and its parameters; every value is a bound parameter."""
     sql = _candidate_statement(
@@ -343,6 +349,7 @@ def _candidate_sql(
         types=None if grant.types is None else len(grant.types),
         levels=None if grant.levels is None else len(grant.levels),
         vectors=bool(model),
+        stamps=stamps,
     )
     return sql, _candidate_params(grant, now=now, limit=limit, db=db, model=model)
 
@@ -367,6 +374,7 @@ def memory_context_rows(
     limit: int = CANDIDATE_LIMIT,
     db: BaseDatabaseWrapper | None = None,
     model: str = "",
+    stamps: bool = False,
 ) -> list[tuple[Any, ...]]:
     """The candidate statement's rows (``ContextCandidate``'s fields, content still sealed), newest first.
 
@@ -378,7 +386,7 @@ def memory_context_rows(
     if grant.agent_blocked:
         return []
     db = db or connections[DEFAULT_DB_ALIAS]
-    sql, params = _candidate_sql(grant, now=now, limit=limit, db=db, model=model)
+    sql, params = _candidate_sql(grant, now=now, limit=limit, db=db, model=model, stamps=stamps)
     with db.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()

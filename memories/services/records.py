@@ -25,6 +25,7 @@ from memories.fingerprints import content_fingerprint
 from memories.models import Memory, MemoryVersion, Subject
 from memories.selectors import first_version
 from memories.services.embeddings import memory_embed_inline, memory_embedding_delete
+from memories.services.retrieval_index import retrieval_index_drop
 
 # Statuses a person or agent may still change; deleted/expired memories are final.
 MUTABLE_STATUSES = frozenset({Status.ACTIVE, Status.PAUSED, Status.PENDING_CONFIRMATION, Status.PENDING_APPROVAL})
@@ -328,6 +329,7 @@ def memory_delete(*, memory: Memory, actor: str) -> Memory:
     """Delete at once from every read; its vector at once; content and versions are purged after the
     grace period."""
     memory_embedding_delete(memory_id=memory.pk)
+    retrieval_index_drop(tenant_id=memory.tenant_id, owner=memory.user_id)
     return _set_status(
         memory,
         status=Status.DELETED,

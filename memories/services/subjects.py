@@ -13,15 +13,17 @@ from memories.models import (
     ErasureReceipt,
     Memory,
     MemoryVersion,
+    RetrievalIndex,
     SessionOptOut,
     Subject,
 )
 from memories.selectors import memory_list_for_subject
 from memories.services.records import memory_delete
+from memories.services.retrieval_index import retrieval_index_drop
 from vault.erasure import Tombstone, subject_key_shred
 
 # The content tables an erasure deletes from: scrubbed (WAL truncated / vacuumed) once it commits.
-ERASED_TABLES = (Memory, MemoryVersion, Confirmation, SessionOptOut, Subject)
+ERASED_TABLES = (Memory, MemoryVersion, Confirmation, SessionOptOut, Subject, RetrievalIndex)
 
 
 def _subject(*, tenant_id: int, user_id: str) -> Subject:
@@ -128,6 +130,7 @@ def subject_erase(
     Confirmation.objects.filter(tenant_id=tenant_id, memory_id__in=memory_ids).delete()
     versions.delete()
     memories.delete()
+    retrieval_index_drop(tenant_id=tenant_id, owner=user_id)
     opt_outs.delete()
     switches.delete()
     subjects.delete()

@@ -41,8 +41,9 @@ def test_the_write_axis_times_warm_and_cold_writes_at_each_size():
 def test_the_read_axis_prints_a_row_per_size():
     out = StringIO()
     call_command("bench_read", requests=3, scope_sizes="1,10", stdout=out)
-    rows = _rows(out.getvalue())
-    assert sorted(rows) == [1, 10] and all(len(figures) == 2 for figures in rows.values())
+    rows = _rows(out.getvalue())  # p50 and p99 without an index, then with the subjects indexed
+    assert sorted(rows) == [1, 10] and all(len(figures) == 4 for figures in rows.values())
+    assert "indexed" in out.getvalue()
 
 
 @pytest.mark.django_db

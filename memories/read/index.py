@@ -1,0 +1,171 @@
+"""The retrieval index as a read opens it: one sealed value per owner, unpacked without copying.
+
+Layout of the packed value (little-endian), every array a slice of the one buffer:
+
+    b"MGRI1" | header length (4) | header (JSON: model, dim, n, keys, postings)
+    ids (n × 36 ASCII) | stamps (n × 24) | lengths (n × f8) | flags (n × u1) | vectors (n × dim × f2)
+    keys (V × u8, sorted) | offsets ((V + 1) × u4) | docs (P × u4) | counts (P × u4)
+
+A memory's *stamp* is the nonce of its sealed content and of its sealed vector (zeros without one):
+every seal draws a new nonce, so an entry whose stamp differs from the row's was made from other
+content or another vector, and is not used (``IndexView.position``).
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from django.db import connection
+
+from memories.models import RetrievalIndex
+from memories.read.features import TextFeatures
+from vault import DecryptionError
+from vault.datakeys import data_key_by_id
+from vault.envelope import associated_data, key_id_of, open_sealed_bytes_with
+
+MAGIC = b"MGRI1"
+STAMP_SIZE = 24
+_ID_SIZE = 36
+_HAS_VECTOR, _MENTION_EXACT = 1, 2
+INDEX_MODEL = RetrievalIndex._meta.label_lower
+
+
+class IndexEntry(NamedTuple):
+    memory_id: str  # canonical UUID text
+    stamp: bytes  # STAMP_SIZE bytes
+    features: TextFeatures
+    vector: np.ndarray | None  # float16 as stored, or None
+
+
+def index_aad(*, tenant_id: int, owner: str) -> bytes:
+    return associated_data(model=INDEX_MODEL, tenant_id=tenant_id, record_id=f"owner:{owner}", field="sealed")
+
+
+def pack_index(entries: Sequence[IndexEntry], *, model: str, dim: int) -> bytes:
+    n = len(entries)
+    vectors = np.zeros((n, dim), dtype="<f2")
+    flags = np.zeros(n, dtype=np.uint8)
+    keys_parts, docs_parts, counts_parts = [], [], []
+    for doc, entry in enumerate(entries):
+        if entry.vector is not None and dim and entry.vector.shape == (dim,):
+            vectors[doc] = entry.vector
+            flags[doc] |= _HAS_VECTOR
+        if entry.features.mention_exact:
+            flags[doc] |= _MENTION_EXACT
+        counted = entry.features.counts
+        keys_parts.append(np.fromiter(counted.keys(), dtype=np.uint64, count=len(counted)))
+        counts_parts.append(np.fromiter(counted.values(), dtype=np.uint32, count=len(counted)))
+        docs_parts.append(np.full(len(counted), doc, dtype=np.uint32))
+    keys = np.concatenate(keys_parts) if keys_parts else np.zeros(0, np.uint64)
+    docs = np.concatenate(docs_parts) if docs_parts else np.zeros(0, np.uint32)
+    counts = np.concatenate(counts_parts) if counts_parts else np.zeros(0, np.uint32)
+    order = np.lexsort((docs, keys))
+    keys, docs, counts = keys[order], docs[order], counts[order]
+    unique, starts = np.unique(keys, return_index=True)
+    offsets = np.append(starts, len(keys)).astype("<u4")
+    header = json.dumps({"model": model, "dim": dim, "n": n, "keys": len(unique), "postings": len(keys)}).encode()
+    ids = "".join(entry.memory_id for entry in entries).encode("ascii")
+    if len(ids) != n * _ID_SIZE or any(len(entry.stamp) != STAMP_SIZE for entry in entries):
+        raise ValueError("index entries need canonical ids and full stamps")
+    return b"".join(
+        [
+            MAGIC,
+            struct.pack("<I", len(header)),
+            header,
+            ids,
+            b"".join(entry.stamp for entry in entries),
+            np.array([entry.features.length for entry in entries], dtype="<f8").tobytes(),
+            flags.tobytes(),
+            vectors.tobytes(),
+            unique.astype("<u8").tobytes(),
+            offsets.tobytes(),
+            docs.astype("<u4").tobytes(),
+            counts.astype("<u4").tobytes(),
+        ]
+    )
+
+
+class IndexView:
+    """An unpacked index: ``position`` finds a memory's entry, ``postings`` a key's entries and counts."""
+
+    def __init__(self, packed: bytes) -> None:
+        if not packed.startswith(MAGIC):
+            raise ValueError("not a retrieval index")
+        (size,) = struct.unpack_from("<I", packed, len(MAGIC))
+        at = len(MAGIC) + 4
+        header = json.loads(packed[at : at + size])
+        at += size
+        self.model: str = header["model"]
+        n, dim, keys, postings = header["n"], header["dim"], header["keys"], header["postings"]
+        self.size = n
+        self.dim = dim
+        buffer = memoryview(packed)
+
+        def take(count: int, dtype: str) -> np.ndarray:
+            nonlocal at
+            array = np.frombuffer(buffer, dtype=dtype, count=count, offset=at)
+            at += array.nbytes
+            return array
+
+        ids = bytes(buffer[at : at + n * _ID_SIZE]).decode("ascii")
+        at += n * _ID_SIZE
+        self._position = {ids[i * _ID_SIZE : (i + 1) * _ID_SIZE]: i for i in range(n)}
+        self._stamps = bytes(buffer[at : at + n * STAMP_SIZE])
+        at += n * STAMP_SIZE
+        self.lengths = take(n, "<f8")
+        self.flags = take(n, "u1")
+        self.vectors = take(n * dim, "<f2").reshape(n, dim)
+        self.keys = take(keys, "<u8")
+        self.offsets = take(keys + 1, "<u4")
+        self.docs = take(postings, "<u4")
+        self.counts = take(postings, "<u4")
+
+    def position(self, memory_id: str, stamp: bytes) -> int | None:
+        """The entry of this memory if it was made from the content and vector the row holds now."""
+        at = self._position.get(memory_id)
+        if at is None or self._stamps[at * STAMP_SIZE : (at + 1) * STAMP_SIZE] != stamp:
+            return None
+        return at
+
+    def has_vector(self, at: int) -> bool:
+        return bool(self.flags[at] & _HAS_VECTOR)
+
+    def mention_exact(self, at: int) -> bool:
+        return bool(self.flags[at] & _MENTION_EXACT)
+
+    def postings(self, key: int) -> tuple[np.ndarray, np.ndarray]:
+        """The entries holding ``key`` and its count in each."""
+        found = int(np.searchsorted(self.keys, np.uint64(key)))
+        if found >= len(self.keys) or int(self.keys[found]) != key:
+            return self.docs[:0], self.counts[:0]
+        start, end = int(self.offsets[found]), int(self.offsets[found + 1])
+        return self.docs[start:end], self.counts[start:end]
+
+
+def retrieval_indexes(*, tenant_id: int, owners: Sequence[str]) -> dict[str, IndexView]:
+    """The opened indexes of these owners that exist and open (one statement; a destroyed key: none)."""
+    table = connection.ops.quote_name(RetrievalIndex._meta.db_table)
+    marks = ", ".join(["%s"] * len(owners))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT owner, sealed FROM {table} WHERE tenant_id = %s AND owner IN ({marks})",  # noqa: S608
+            [tenant_id, *owners],
+        )
+        rows = cursor.fetchall()
+    opened = {}
+    for owner, sealed in rows:
+        blob = bytes(sealed)
+        try:
+            key = data_key_by_id(key_id_of(blob))
+            if key is None:
+                continue
+            packed = open_sealed_bytes_with(AESGCM(key), blob, aad=index_aad(tenant_id=tenant_id, owner=owner))
+            opened[owner] = IndexView(packed)
+        except (DecryptionError, ValueError):
+            continue
+    return opened
