@@ -212,6 +212,26 @@ def _caller(world: _World, scenario: dict[str, Any]) -> Caller:
     return Caller(tenant_id=tenant.pk, actor=f"user:{subject}", subject_id=subject, membership=membership)
 
 
+def scenario_request(scenario: dict[str, Any]) -> ContextRequest:
+    """The read a scenario line asks for."""
+    scope = scenario["scope"]
+    return ContextRequest(
+        scope=ContextScope(
+            user_id=scope.get("user_id", ""),
+            team=scope.get("team", ""),
+            project=scope.get("project", ""),
+            session_id=scope.get("session_id", ""),
+            task_id=scope.get("task_id", ""),
+        ),
+        query=scenario.get("query", ""),
+        instruction=scenario.get("instruction", ""),
+        types=tuple(scenario.get("types", [])),
+        top_k=int(scenario.get("top_k", 5)),
+        token_budget=int(scenario.get("token_budget", 1200)),
+        **({"standing_k": int(scenario["standing_k"])} if "standing_k" in scenario else {}),
+    )
+
+
 def _mean(values: list[float]) -> float:
     return round(sum(values) / len(values), 4) if values else 1.0
 
@@ -299,24 +319,7 @@ def _run(eval_set: EvalSet) -> dict[str, Any]:
         caller = _caller(world, scenario)
         scope = scenario["scope"]
         before = AuditEvent.objects.filter(tenant_id=caller.tenant_id, event=Event.CROSS_SCOPE_READ).count()
-        result = memory_context_build(
-            caller=caller,
-            request=ContextRequest(
-                scope=ContextScope(
-                    user_id=scope.get("user_id", ""),
-                    team=scope.get("team", ""),
-                    project=scope.get("project", ""),
-                    session_id=scope.get("session_id", ""),
-                    task_id=scope.get("task_id", ""),
-                ),
-                query=scenario.get("query", ""),
-                instruction=scenario.get("instruction", ""),
-                types=tuple(scenario.get("types", [])),
-                top_k=int(scenario.get("top_k", 5)),
-                token_budget=int(scenario.get("token_budget", 1200)),
-                **({"standing_k": int(scenario["standing_k"])} if "standing_k" in scenario else {}),
-            ),
-        )
+        result = memory_context_build(caller=caller, request=scenario_request(scenario))
         returned = [by_id.get(item.id, f"unknown:{item.id}") for item in result.items]
         ranked = [by_id.get(item.id, "?") for item in result.items if "standing" not in item.why]
         relevant = set(scenario.get("relevant", []))

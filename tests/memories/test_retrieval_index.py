@@ -17,7 +17,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from evaluation.read_eval import _build_world, _caller, _seed, load_eval_set
+from evaluation.read_eval import _build_world, _caller, _seed, load_eval_set, scenario_request
 from governance.pipeline.base import Scope
 from governance.vocabulary import Level
 from memories.access import Caller
@@ -35,24 +35,6 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 pytestmark = pytest.mark.django_db
 
 
-def _request(scenario: dict[str, Any]) -> ContextRequest:
-    scope = scenario["scope"]
-    return ContextRequest(
-        scope=ContextScope(
-            user_id=scope.get("user_id", ""),
-            team=scope.get("team", ""),
-            project=scope.get("project", ""),
-            session_id=scope.get("session_id", ""),
-            task_id=scope.get("task_id", ""),
-        ),
-        query=scenario.get("query", ""),
-        instruction=scenario.get("instruction", ""),
-        types=tuple(scenario.get("types", [])),
-        top_k=int(scenario.get("top_k", 5)),
-        token_budget=int(scenario.get("token_budget", 1200)),
-    )
-
-
 class _Reads(list):
     indexed = 0  # candidates ranked from an index, over all reads
     opened = 0  # candidates opened and counted from their text
@@ -61,7 +43,7 @@ class _Reads(list):
 def _reads(world: Any, scenarios: list[dict[str, Any]], now: Any) -> _Reads:
     out = _Reads()
     for scenario in scenarios:
-        computed = memory_context_compute(caller=_caller(world, scenario), request=_request(scenario), now=now)
+        computed = memory_context_compute(caller=_caller(world, scenario), request=scenario_request(scenario), now=now)
         result = computed.result
         out.indexed += computed.indexed
         out.opened += computed.candidates - computed.indexed
