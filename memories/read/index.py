@@ -118,7 +118,7 @@ class IndexView:
         self._stamps = bytes(buffer[at : at + n * STAMP_SIZE])
         at += n * STAMP_SIZE
         self.lengths = take(n, "<f8")
-        self.flags = take(n, "u1")
+        self.flags = bytes(take(n, "u1"))  # read one at a time: plain ints are faster than numpy's
         self.vectors = take(n * dim, "<f2").reshape(n, dim)
         self.keys = take(keys, "<u8")
         self.offsets = take(keys + 1, "<u4")
@@ -133,10 +133,10 @@ class IndexView:
         return at
 
     def has_vector(self, at: int) -> bool:
-        return bool(self.flags[at] & _HAS_VECTOR)
+        return self.flags[at] & _HAS_VECTOR != 0
 
     def mention_exact(self, at: int) -> bool:
-        return bool(self.flags[at] & _MENTION_EXACT)
+        return self.flags[at] & _MENTION_EXACT != 0
 
     def postings(self, key: int) -> tuple[np.ndarray, np.ndarray]:
         """The entries holding ``key`` and its count in each."""

@@ -29,7 +29,7 @@ from memories.embedding.vectors import unpack_vector
 from memories.models import Memory, MemoryEmbedding
 from memories.read.features import name_key, term_probe
 from memories.read.index import STAMP_SIZE, IndexView
-from memories.read.ranking import Ranking, project_mention, query_plan, rank_candidates
+from memories.read.ranking import Ranking, VectorMatrix, project_mention, query_plan, rank_candidates
 from memories.read.scope import (
     CANDIDATE_LIMIT,
     ContextCandidate,
@@ -202,23 +202,35 @@ class IndexedCandidates:
         opened = self._opened.get(i)
         return "" if opened is None else opened[0]
 
-    def vectors(self) -> list[np.ndarray | None]:
-        """Each candidate's vector as float32 (None without one): an index's rows converted at once."""
-        out: list[np.ndarray | None] = [None] * len(self.entries)
-        by_view: dict[int, tuple[IndexView, list[int], list[int]]] = {}
+    def vectors(self) -> VectorMatrix:
+        """The candidates' vectors as one float32 matrix: an index's rows converted at once."""
+        present: list[int] = []
+        rows: list[np.ndarray] = []  # one array per run of candidates from one source
+        pending: tuple[IndexView, list[int]] | None = None
         for i, entry in enumerate(self.entries):
             if entry is None:
                 opened = self._opened.get(i)
-                out[i] = None if opened is None else opened[1]
+                if opened is None or opened[1] is None:
+                    continue
+                if pending is not None:
+                    rows.append(pending[0].vectors[pending[1]].astype(np.float32))
+                    pending = None
+                rows.append(opened[1][np.newaxis, :])
             elif entry[0].has_vector(entry[1]):
                 view, at = entry
-                _, positions, rows = by_view.setdefault(id(view), (view, [], []))
-                positions.append(i)
-                rows.append(at)
-        for view, positions, rows in by_view.values():
-            for i, vector in zip(positions, view.vectors[rows].astype(np.float32), strict=True):
-                out[i] = vector
-        return out
+                if pending is not None and pending[0] is not view:
+                    rows.append(pending[0].vectors[pending[1]].astype(np.float32))
+                    pending = None
+                if pending is None:
+                    pending = (view, [])
+                pending[1].append(at)
+            else:
+                continue
+            present.append(i)
+        if pending is not None:
+            rows.append(pending[0].vectors[pending[1]].astype(np.float32))
+        matrix = np.concatenate(rows) if rows else np.zeros((0, 0), dtype=np.float32)
+        return VectorMatrix(matrix, present, len(self.entries))
 
     def mentioned(self, project: str) -> list[bool]:
         """Whether each candidate's text names the project as ``ranking.project_mention`` finds it: from
@@ -268,7 +280,7 @@ def rank_indexed(
     vector, or None when the embedder fails)."""
     source = IndexedCandidates(grant=grant, now=now, indexes=indexes, model=model)
     vectors = source.vectors() if query.strip() and model else None
-    query_vector = embed_query() if vectors is not None and any(v is not None for v in vectors) else None
+    query_vector = embed_query() if vectors is not None and vectors.present else None
     plan = query_plan(query)
     ranking = rank_candidates(
         source.candidates,

@@ -270,17 +270,28 @@ def recency_score(updated_at: datetime, *, now: datetime, half_life_days: float)
     return 0.5 ** (age_days / half_life_days)
 
 
+class VectorMatrix(NamedTuple):
+    """The vectors of a read's memories as one matrix: row k is the vector of memory ``present[k]``."""
+
+    matrix: np.ndarray
+    present: list[int]
+    count: int  # how many memories (with a vector or not)
+
+
 def semantic_scores(
-    query_vector: np.ndarray | None, vectors: Sequence[np.ndarray | None], *, floor: float
+    query_vector: np.ndarray | None, vectors: Sequence[np.ndarray | None] | VectorMatrix, *, floor: float
 ) -> tuple[list[float], list[float | None], list[bool]]:
     """Each memory's semantic part (0..1), its cosine (None without a vector), and whether its cosine
     stands ``floor`` standard deviations above the request's mean (a match on meaning alone)."""
-    count = len(vectors)
-    present = [i for i, v in enumerate(vectors) if v is not None and query_vector is not None]
+    if isinstance(vectors, VectorMatrix):
+        count, present = vectors.count, vectors.present if query_vector is not None else []
+    else:
+        count = len(vectors)
+        present = [i for i, v in enumerate(vectors) if v is not None and query_vector is not None]
     parts, cosines, strong = [0.0] * count, [None] * count, [False] * count
     if query_vector is None or len(present) < 2:
         return parts, cosines, strong
-    matrix = np.vstack([vectors[i] for i in present])
+    matrix = vectors.matrix if isinstance(vectors, VectorMatrix) else np.vstack([vectors[i] for i in present])
     if matrix.shape[1] != query_vector.shape[0]:  # vectors of another model's size: ignored
         return parts, cosines, strong
     # Centered on the candidates' mean vector: what all of a subject's memories share (their topic,
@@ -316,7 +327,7 @@ def rank_candidates(
     now: datetime,
     weights: RankingWeights = DEFAULT_WEIGHTS,
     query_vector: np.ndarray | None = None,
-    vectors: Sequence[np.ndarray | None] | None = None,
+    vectors: Sequence[np.ndarray | None] | VectorMatrix | None = None,
     plan: QueryPlan | None = None,
     team_named: bool = False,
     project: str = "",
