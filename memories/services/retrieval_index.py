@@ -122,7 +122,8 @@ def retrieval_index_request(*, tenant_id: int, owners: tuple[str, ...]) -> None:
 
         def send(owner: str = owner) -> None:
             try:
-                retrieval_index_refresh_task.delay(tenant_id=tenant_id, owner=owner)
+                # Once, without the publisher's retries: a broker that is down must not hold the reply.
+                retrieval_index_refresh_task.apply_async(kwargs={"tenant_id": tenant_id, "owner": owner}, retry=False)
             except Exception as exc:
                 logger.warning("retrieval index refresh not queued (%s)", type(exc).__name__)
                 _requested.pop((tenant_id, owner), None)

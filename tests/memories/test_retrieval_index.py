@@ -15,11 +15,13 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 from django.utils import timezone
+from kombu.exceptions import OperationalError as KombuOperationalError
 
 from config.celery import app as celery_app
 from evaluation.read_eval import _build_world, _caller, _seed, load_eval_set, scenario_request
 from governance.pipeline.base import Scope
 from governance.vocabulary import Level
+from memories import tasks
 from memories.access import Caller
 from memories.lifecycle.purge import purge_run
 from memories.models import Memory, RetrievalIndex
@@ -194,3 +196,19 @@ def test_a_read_that_finds_no_index_asks_for_one(
     second = _alice_read(world)
     assert second.indexed == INDEX_MIN_MEMORIES
     assert [item.id for item in second.result.items] == [item.id for item in first.result.items]
+
+
+def test_a_broker_that_is_down_costs_the_read_nothing(
+    world, make_memory, monkeypatch, caplog, django_capture_on_commit_callbacks
+) -> None:
+    def refuse(*args, **kwargs):
+        raise KombuOperationalError("connection refused")
+
+    monkeypatch.setattr(tasks.retrieval_index_refresh_task, "apply_async", refuse)
+    _many(world, make_memory, world.demo, "alice")
+    retrieval_index._requested.clear()
+    with caplog.at_level("WARNING", logger="memgov.read"), django_capture_on_commit_callbacks(execute=True):
+        computed = _alice_read(world)
+    assert computed.result.items and computed.indexed == 0
+    assert "not queued (OperationalError)" in caplog.text and "ledger" not in caplog.text
+    assert (world.demo.pk, "alice") not in retrieval_index._requested  # asked for again by the next read
