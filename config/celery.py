@@ -36,6 +36,7 @@ LIFECYCLE_EVERY_DEFAULTS = {
     "unused": 6 * 3600,
     "reembed": 300,
     "reindex": 300,
+    "retrieval": 60,
     "sessions_purge": 3600,
 }
 

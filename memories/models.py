@@ -169,9 +169,9 @@ class MemoryEmbedding(models.Model):
 
 
 class RetrievalIndex(models.Model):
-    """One owner's retrieval index: what ranking needs of each of their active memories, sealed as one value.
+    """One subject's retrieval index: what ranking needs of each of their active memories, sealed as one value.
 
-    The owner is a subject (``user_id``) or the tenant's shared rules (``""``). The index holds, per
+    The owner is the subject (``user_id``) whose data key seals it. The index holds, per
     memory, its term counts and length (``memories.read.features``) and its vector: content-derived, so it
     is sealed with the owner's data key (shredded with it), dropped whenever one of the owner's memories is
     deleted, purged or erased, and rebuilt by ``memories.services.retrieval_index``. A read uses an entry
@@ -181,7 +181,7 @@ class RetrievalIndex(models.Model):
     """
 
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+", db_index=False)
-    owner = models.CharField(max_length=128, blank=True)  # a subject's user_id, or "" for shared rules
+    owner = models.CharField(max_length=128)  # the subject's user_id
     model = models.CharField(max_length=200, blank=True)  # the embedder whose vectors it holds ("" for none)
     entries = models.PositiveIntegerField(default=0)
     sealed = models.BinaryField()  # memories.read.index.pack_index, sealed (memories.services.retrieval_index)
@@ -191,7 +191,21 @@ class RetrievalIndex(models.Model):
         constraints = [models.UniqueConstraint(fields=["tenant", "owner"], name="retrieval_index_owner")]
 
     def __str__(self) -> str:  # never the index
-        return f"retrieval index of {self.owner or 'shared rules'} ({self.entries} memories)"
+        return f"retrieval index of {self.owner} ({self.entries} memories)"
+
+
+class RetrievalIndexWanted(models.Model):
+    """A subject whose retrieval index a read found missing or behind: the ``retrieval`` job builds it."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+", db_index=False)
+    owner = models.CharField(max_length=128)
+    wanted_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tenant", "owner"], name="retrieval_index_wanted_owner")]
+
+    def __str__(self) -> str:
+        return f"retrieval index wanted for {self.owner}"
 
 
 class RuleDecision(models.Model):

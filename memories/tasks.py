@@ -61,9 +61,6 @@ def lifecycle_reindex(tenant_id: int | None = None, batch_size: int = DEFAULT_BA
     return lifecycle_job_run("reindex", tenant_id=tenant_id, batch_size=batch_size)
 
 
-@shared_task(name="memgov.retrieval.refresh", **RETRY)
-def retrieval_index_refresh_task(tenant_id: int, owner: str) -> int:
-    """Rebuild one owner's retrieval index (asked for by a read that found it missing or behind)."""
-    from memories.services.retrieval_index import retrieval_index_refresh
-
-    return retrieval_index_refresh(tenant_id=tenant_id, owner=owner)
+@shared_task(name="memgov.lifecycle.retrieval", **RETRY)
+def lifecycle_retrieval(tenant_id: int | None = None, batch_size: int = DEFAULT_BATCH_SIZE) -> dict:
+    return lifecycle_job_run("retrieval", tenant_id=tenant_id, batch_size=batch_size)

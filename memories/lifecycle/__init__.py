@@ -33,6 +33,7 @@ def periodic_jobs() -> dict[str, JobRun]:
     from memories.lifecycle.purge import purge_run
     from memories.lifecycle.reembed import reembed_run
     from memories.lifecycle.reindex import reindex_run
+    from memories.lifecycle.retrieval import retrieval_run
     from memories.lifecycle.unused import unused_run
 
     return {
@@ -43,6 +44,7 @@ def periodic_jobs() -> dict[str, JobRun]:
         "purge": purge_run,
         "reembed": reembed_run,
         "reindex": reindex_run,
+        "retrieval": retrieval_run,
     }
 
 

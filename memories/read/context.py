@@ -34,8 +34,8 @@ from django.utils import timezone
 from memories.access import Caller
 from memories.embedding.embedders import EmbedderUnavailable, current_embedder
 from memories.read.conflicts import Conflict, conflict_suggestion, detect_conflicts
-from memories.read.index import retrieval_indexes
-from memories.read.indexed import IndexedCandidates, rank_indexed
+from memories.read.index import retrieval_index_of
+from memories.read.indexed import IndexedCandidates, looks_own, rank_indexed
 from memories.read.ranking import Ranked, Ranking, rank_candidates
 from memories.read.render import (
     STANDING_BLOCK,
@@ -48,7 +48,14 @@ from memories.read.render import (
     rules_cost,
     tag_cost,
 )
-from memories.read.scope import ContextScope, ReadGrant, memory_context_candidates, open_vectors, read_grant_for
+from memories.read.scope import (
+    ContextCandidate,
+    ContextScope,
+    ReadGrant,
+    memory_context_candidates,
+    open_vectors,
+    read_grant_for,
+)
 from memories.read.tokens import total_tokens
 from memories.services.citations import citation_id
 from memories.services.retrieval_index import INDEX_MIN_MEMORIES, INDEX_STALE_MIN, retrieval_index_request
@@ -145,7 +152,10 @@ def _pick(
         if taken[entry.standing] >= limit:
             continue
         if contents is not None:
-            entry = contents.opened(entry)
+            with_content = contents.opened(entry)
+            if with_content is None:
+                continue
+            entry = with_content
         block = STANDING_BLOCK if entry.standing else block_for(entry.candidate)
         body, count = priced_line_body(entry.candidate, language=language, zone=zone)
         cost = total_tokens((count,))
@@ -309,13 +319,12 @@ def _rank(grant: ReadGrant, request: ContextRequest, *, now: datetime) -> tuple[
             return None
 
     team_named, project = bool(request.scope.team), request.scope.project
-    owners = (grant.user_id, "")
-    indexes = retrieval_indexes(tenant_id=grant.tenant_id, owners=owners)
-    if grant.user_id in indexes:
+    index = retrieval_index_of(tenant_id=grant.tenant_id, owner=grant.user_id)
+    if index is not None:
         ranking, source = rank_indexed(
             grant=grant,
             now=now,
-            indexes=indexes,
+            index=index,
             model=embedder.name if embedder is not None else "",
             query=query,
             embed_query=embed_query,
@@ -323,8 +332,8 @@ def _rank(grant: ReadGrant, request: ContextRequest, *, now: datetime) -> tuple[
             project=project,
         )
         considered = len(source.candidates)
-        if len(source.stale) >= max(INDEX_STALE_MIN, considered // 10):
-            retrieval_index_request(tenant_id=grant.tenant_id, owners=owners)
+        if source.own_stale() >= max(INDEX_STALE_MIN, considered // 10):
+            retrieval_index_request(tenant_id=grant.tenant_id, owner=grant.user_id)
         return ranking, considered, source
     model = embedder.name if embedder is not None and query.strip() else ""
     candidates = memory_context_candidates(grant=grant, now=now, model=model)
@@ -333,8 +342,8 @@ def _rank(grant: ReadGrant, request: ContextRequest, *, now: datetime) -> tuple[
         query_vector = embed_query()
         if query_vector is not None:
             vectors = open_vectors(candidates, tenant_id=grant.tenant_id)
-    if len(candidates) >= INDEX_MIN_MEMORIES:
-        retrieval_index_request(tenant_id=grant.tenant_id, owners=owners)
+    if sum(1 for candidate in candidates if looks_own(candidate)) >= INDEX_MIN_MEMORIES:
+        retrieval_index_request(tenant_id=grant.tenant_id, owner=grant.user_id)
     ranking = rank_candidates(
         candidates,
         query=query,
@@ -355,6 +364,7 @@ class _Contents:
     def __init__(self, source: IndexedCandidates, ranking: Ranking) -> None:
         self._source, self._ranking = source, ranking
         self._texts: dict[str, str] = {}
+        self._tried: set[str] = set()
         self._at = {
             entry.candidate.id: (entries, i)
             for entries in (ranking.relevant, ranking.standing)
@@ -366,15 +376,21 @@ class _Contents:
         self._batch = max(top_k, standing_k, 1)
         first = [e.candidate for e in self._ranking.relevant[:top_k]]
         first += [e.candidate for e in self._ranking.standing[:standing_k]]
-        self._texts.update(self._source.open_contents(first))
+        self._open(first)
 
-    def opened(self, entry: Ranked) -> Ranked:
-        """The entry with its memory's content."""
+    def _open(self, candidates: list[ContextCandidate]) -> None:
+        self._texts.update(self._source.open_contents(candidates))
+        self._tried.update(candidate.id for candidate in candidates)
+
+    def opened(self, entry: Ranked) -> Ranked | None:
+        """The entry with its memory's content, or None when the memory no longer opens as this read
+        selected it (deleted, erased or edited since): it is not shown."""
         candidate = entry.candidate
-        if candidate.id not in self._texts:
+        if candidate.id not in self._tried:
             entries, i = self._at[candidate.id]
-            self._texts.update(self._source.open_contents([e.candidate for e in entries[i : i + self._batch]]))
-        return entry._replace(candidate=candidate._replace(content=self._texts[candidate.id]))
+            self._open([e.candidate for e in entries[i : i + self._batch]])
+        text = self._texts.get(candidate.id)
+        return None if text is None else entry._replace(candidate=candidate._replace(content=text))
 
 
 def _result(

@@ -26,15 +26,7 @@ import re
 from collections import Counter
 from typing import NamedTuple
 
-from memories.read.segment import (
-    _ASCII_WORD,
-    _WORD_OR_CJK_RUN,
-    CJK_CHARS_PER_WORD,
-    CJK_RUN,
-    LATIN_WORD,
-    QueryTerm,
-    stem,
-)
+from memories.read.segment import CJK_CHARS_PER_WORD, CJK_RUN, LATIN_WORD, QueryTerm, measure, stem
 
 GRAM_MAX = 4  # Chinese runs of up to this many characters are indexed
 _NAME = re.compile(r"[A-Za-z0-9_-]+")
@@ -54,13 +46,8 @@ def key_of(kind: str, text: str) -> int:
 
 def text_features(text: str) -> TextFeatures:
     lowered = text.lower()
-    if lowered.isascii():
-        words = _ASCII_WORD.findall(lowered)
-        length, cjk_chars = len(words), 0
-    else:
-        runs = _WORD_OR_CJK_RUN.findall(lowered)
-        length, cjk_chars = runs.count(""), sum(map(len, runs))
-        words = LATIN_WORD.findall(lowered)
+    ascii_words, length, cjk_chars = measure(lowered)
+    words = LATIN_WORD.findall(lowered) if ascii_words is None else ascii_words
     grams: Counter[tuple[str, str]] = Counter(("w", stem(word)) for word in words)
     if cjk_chars:
         for run in CJK_RUN.findall(lowered):

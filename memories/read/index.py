@@ -14,6 +14,7 @@ content or another vector, and is not used (``IndexView.position``).
 from __future__ import annotations
 
 import json
+import logging
 import struct
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -26,10 +27,12 @@ from memories.models import RetrievalIndex
 from memories.read.features import TextFeatures
 from vault import DecryptionError
 from vault.datakeys import data_key_by_id
-from vault.envelope import associated_data, key_id_of, open_sealed_bytes_with
+from vault.envelope import NONCE_SIZE, associated_data, key_id_of, open_sealed_bytes_with
 
+logger = logging.getLogger("memgov.read")
 MAGIC = b"MGRI1"
-STAMP_SIZE = 24
+NO_VECTOR = bytes(NONCE_SIZE)  # the vector half of the stamp of a memory without one
+STAMP_SIZE = 2 * NONCE_SIZE
 _ID_SIZE = 36
 _HAS_VECTOR, _MENTION_EXACT = 1, 2
 INDEX_MODEL = RetrievalIndex._meta.label_lower
@@ -147,25 +150,23 @@ class IndexView:
         return self.docs[start:end], self.counts[start:end]
 
 
-def retrieval_indexes(*, tenant_id: int, owners: Sequence[str]) -> dict[str, IndexView]:
-    """The opened indexes of these owners that exist and open (one statement; a destroyed key: none)."""
+def retrieval_index_of(*, tenant_id: int, owner: str) -> IndexView | None:
+    """The subject's opened index, or None: none built, its key destroyed, or a value that doesn't unpack
+    (a read then ranks from the rows, as without an index)."""
     table = connection.ops.quote_name(RetrievalIndex._meta.db_table)
-    marks = ", ".join(["%s"] * len(owners))
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT owner, sealed FROM {table} WHERE tenant_id = %s AND owner IN ({marks})",  # noqa: S608
-            [tenant_id, *owners],
-        )
-        rows = cursor.fetchall()
-    opened = {}
-    for owner, sealed in rows:
-        blob = bytes(sealed)
-        try:
-            key = data_key_by_id(key_id_of(blob))
-            if key is None:
-                continue
-            packed = open_sealed_bytes_with(AESGCM(key), blob, aad=index_aad(tenant_id=tenant_id, owner=owner))
-            opened[owner] = IndexView(packed)
-        except (DecryptionError, ValueError):
-            continue
-    return opened
+        cursor.execute(f"SELECT sealed FROM {table} WHERE tenant_id = %s AND owner = %s", [tenant_id, owner])  # noqa: S608
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    blob = bytes(row[0])
+    try:
+        key = data_key_by_id(key_id_of(blob))
+        if key is None:
+            return None
+        return IndexView(open_sealed_bytes_with(AESGCM(key), blob, aad=index_aad(tenant_id=tenant_id, owner=owner)))
+    except DecryptionError:
+        return None
+    except Exception as exc:
+        logger.warning("retrieval index of a subject of tenant %s not used (%s)", tenant_id, type(exc).__name__)
+        return None

@@ -5,11 +5,13 @@ read's cost grows with what the subject has accumulated. When the subject has a 
 (``memories.read.index``), ``IndexedCandidates`` instead:
 
 1. selects the same rows, with the nonces of their sealed content and vector in place of both;
-2. takes each row's term counts, length, vector and project names from its owner's index when the entry
-   was made from exactly that content and vector, and opens the rest (new or changed since the index was
-   built) as before; a Chinese query term the index cannot count exactly (longer than the indexed runs, or
-   one that can overlap itself) is counted in the text of the memories that hold one of its runs;
-3. after ranking, opens the content of the memories that can be shown (``open_contents``).
+2. takes each row's term counts, length, vector and project names from the index when the entry was made
+   from exactly that content and vector, and opens the rest (new or changed since the index was built, and
+   the shared rules, which are never indexed) as before; a Chinese query term the index cannot count
+   exactly (longer than the indexed runs, or one that can overlap itself) is counted in the text of the
+   memories that hold one of its runs;
+3. after ranking, opens the content of the memories that can be shown (``open_contents``), only if it is
+   still the content step 1 selected (a memory edited or deleted meanwhile is left out).
 
 Ranking gets the same counts, lengths, vectors and mentions either way, so the result is the same
 (``tests/memories/test_retrieval_index.py`` compares every read of the evaluation sets).
@@ -20,32 +22,27 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from django.db import DEFAULT_DB_ALIAS, connections
 
+from governance.vocabulary import Level
 from memories.embedding.vectors import unpack_vector
 from memories.models import Memory, MemoryEmbedding
 from memories.read.features import name_key, term_probe
-from memories.read.index import STAMP_SIZE, IndexView
-from memories.read.ranking import Ranking, VectorMatrix, project_mention, query_plan, rank_candidates
-from memories.read.scope import (
-    CANDIDATE_LIMIT,
-    ContextCandidate,
-    ReadGrant,
-    _uuid_text,
-    memory_context_rows,
-)
+from memories.read.index import NO_VECTOR, IndexView
+from memories.read.ranking import RULE_TYPES, Ranking, VectorMatrix, project_mention, query_plan, rank_candidates
+from memories.read.scope import CANDIDATE_LIMIT, ContextCandidate, ReadGrant, memory_context_rows, uuid_text
 from memories.read.segment import QueryTerm, query_matcher
 from vault import DecryptionError
 from vault.datakeys import data_key_by_id
-from vault.envelope import associated_data, key_id_of, open_sealed_with
+from vault.envelope import NONCE_SIZE, associated_data, key_id_of, nonce_of, open_sealed_with
 
 _ID, _CONTENT_AT, _UPDATED_AT, _CITED_AT, _VECTOR_AT = (
     ContextCandidate._fields.index(name) for name in ("id", "content", "updated_at", "last_cited_at", "vector")
 )
-_NO_VECTOR = bytes(STAMP_SIZE // 2)
 _SLUG = re.compile(r"[A-Za-z0-9_-]+")
 
 
@@ -75,64 +72,68 @@ _MEMORY, _EMBEDDING = Memory._meta.label_lower, MemoryEmbedding._meta.label_lowe
 
 
 class IndexedCandidates:
-    """The visible memories of one read, ranked from their indexes (module docstring)."""
+    """The visible memories of one read, ranked from the subject's index (module docstring)."""
 
     def __init__(
-        self,
-        *,
-        grant: ReadGrant,
-        now: datetime,
-        indexes: dict[str, IndexView],
-        model: str,
-        limit: int = CANDIDATE_LIMIT,
+        self, *, grant: ReadGrant, now: datetime, index: IndexView, model: str, limit: int = CANDIDATE_LIMIT
     ) -> None:
         self.tenant_id = grant.tenant_id
         self.model = model
+        self.index = index
         self._opener = _Opener(grant.tenant_id)
-        views = [view for view in indexes.values() if view.model == model]
+        usable = index.model == model
         db = connections[DEFAULT_DB_ALIAS]
         zone = db.timezone
         rows = memory_context_rows(grant=grant, now=now, limit=limit, db=db, model=model, stamps=True)
         self.candidates: list[ContextCandidate] = []
-        self.entries: list[tuple[IndexView, int] | None] = []  # each candidate's index entry, if current
+        self.entries: list[int | None] = []  # each candidate's entry in the index, if current
+        self._nonces: list[bytes] = []  # each candidate's content nonce, as this read selected it
         for row in rows:
             values = list(row)
-            memory_id = values[_ID] = _uuid_text(row[_ID])
-            stamp = bytes(row[_CONTENT_AT]) + (_NO_VECTOR if row[_VECTOR_AT] is None else bytes(row[_VECTOR_AT]))
+            memory_id = values[_ID] = uuid_text(row[_ID])
+            nonce = bytes(row[_CONTENT_AT])
+            stamp = nonce + (NO_VECTOR if row[_VECTOR_AT] is None else bytes(row[_VECTOR_AT]))
             values[_CONTENT_AT], values[_VECTOR_AT] = "", None
             for name in (_UPDATED_AT, _CITED_AT):
                 at = values[name]
                 if at is not None and at.tzinfo is None:
                     values[name] = at.replace(tzinfo=zone)
-            self.entries.append(_entry_of(views, memory_id, stamp))
+            self.entries.append(_entry_of(index, memory_id, stamp) if usable else None)
+            self._nonces.append(nonce)
             self.candidates.append(ContextCandidate._make(values))
         self._opened: dict[int, tuple[str, np.ndarray | None] | None] = {}
         self.stale = [i for i, entry in enumerate(self.entries) if entry is None]
         self.open_texts(self.stale)
-        # A memory that can't be opened (its key destroyed) is no candidate, as in memory_context_candidates.
-        keep = [
-            i for i in range(len(self.candidates)) if self.entries[i] is not None or self._opened.get(i) is not None
-        ]
+        # A memory that can't be opened (its key destroyed, or changed since it was selected) is no
+        # candidate, as in memory_context_candidates.
+        keep = [i for i, entry in enumerate(self.entries) if entry is not None or self._opened.get(i) is not None]
         if len(keep) != len(self.candidates):
             self._narrow(keep)
 
     def _narrow(self, keep: list[int]) -> None:
         self.candidates = [self.candidates[i] for i in keep]
         self.entries = [self.entries[i] for i in keep]
+        self._nonces = [self._nonces[i] for i in keep]
         self._opened = {new: self._opened[old] for new, old in enumerate(keep) if old in self._opened}
         self.stale = [new for new, old in enumerate(keep) if self.entries[new] is None]
 
+    def own_stale(self) -> int:
+        """How many of the subject's own memories this read could not take from the index (shared rules,
+        which are never indexed, left out)."""
+        return sum(1 for i in self.stale if looks_own(self.candidates[i]))
+
     def open_texts(self, positions: Iterable[int]) -> None:
-        """Open the content (and vector) of these candidates: one statement for those not opened yet."""
+        """Open the content (and vector) of these candidates: one statement for those not opened yet. A
+        row whose content is no longer the one this read selected (edited meanwhile) stays unopened."""
         wanted = [i for i in positions if i not in self._opened]
         if not wanted:
             return
         by_id = {self.candidates[i].id: i for i in wanted}
-        qn = connections[DEFAULT_DB_ALIAS].ops.quote_name
+        db = connections[DEFAULT_DB_ALIAS]
+        qn = db.ops.quote_name
         table, embedding = qn(Memory._meta.db_table), qn(MemoryEmbedding._meta.db_table)
         marks = ", ".join(["%s"] * len(by_id))
         pk = Memory._meta.pk
-        db = connections[DEFAULT_DB_ALIAS]
         ids = [pk.get_db_prep_value(pk.to_python(memory_id), db) for memory_id in by_id]
         with db.cursor() as cursor:
             cursor.execute(
@@ -146,19 +147,25 @@ class IndexedCandidates:
         for i in wanted:
             self._opened[i] = None
         for memory_id, tenant_id, content, vector in rows:
-            if tenant_id != self.tenant_id:
-                continue
-            record = _uuid_text(memory_id)
+            record = uuid_text(memory_id)
             i = by_id[record]
-            text = self._opener.open(bytes(content), model=_MEMORY, record_id=record, field="content")
+            blob = bytes(content)
+            if tenant_id != self.tenant_id or nonce_of(blob) != self._nonces[i]:
+                continue
+            text = self._opener.open(blob, model=_MEMORY, record_id=record, field="content")
             if text is None:
                 continue
-            opened = None
-            if vector is not None and self.model:
-                packed = self._opener.open(bytes(vector), model=_EMBEDDING, record_id=record, field="vector")
-                opened = None if packed is None else unpack_vector(packed)
-            self._opened[i] = (text, opened)
+            self._opened[i] = (text, self._vector(record, vector))
             self.candidates[i] = self.candidates[i]._replace(content=text)
+
+    def _vector(self, record: str, sealed: Any) -> np.ndarray | None:
+        if sealed is None or not self.model:
+            return None
+        packed = self._opener.open(bytes(sealed), model=_EMBEDDING, record_id=record, field="vector")
+        try:
+            return None if packed is None else unpack_vector(packed)
+        except ValueError:  # not a vector (a damaged row): ranked without one, as open_vectors does
+            return None
 
     def counts(self, terms: tuple[QueryTerm, ...]) -> tuple[np.ndarray, list[float]]:
         """Each term's count in each candidate (terms × candidates) and each candidate's length."""
@@ -166,34 +173,28 @@ class IndexedCandidates:
         counts = np.zeros((len(terms), n), dtype=np.int64)
         lengths = [0.0] * n
         recount: set[int] = set(self.stale)
-        by_view: dict[int, tuple[IndexView, np.ndarray]] = {}  # id(view) → (view, entry → candidate or -1)
-        for i, entry in enumerate(self.entries):
-            if entry is None:
-                continue
-            view, at = entry
-            lengths[i] = float(view.lengths[at])
-            if id(view) not in by_view:
-                by_view[id(view)] = (view, np.full(view.size, -1, dtype=np.int64))
-            by_view[id(view)][1][at] = i
+        where = np.full(self.index.size, -1, dtype=np.int64)  # entry → candidate, or -1
+        for i, at in enumerate(self.entries):
+            if at is not None:
+                lengths[i] = float(self.index.lengths[at])
+                where[at] = i
         for row, term in enumerate(terms):
             probe = term_probe(term)
-            for view, where in by_view.values():
-                if probe.key is None:  # counted from the text of every indexed candidate
-                    recount.update(int(i) for i in where[where >= 0])
-                    continue
-                docs, found = view.postings(probe.key)
-                at = where[docs]
-                hit = at >= 0
-                if probe.exact:
-                    counts[row, at[hit]] = found[hit]
-                else:
-                    recount.update(at[hit].tolist())
+            if probe.key is None:  # counted from the text of every candidate
+                recount.update(range(n))
+                continue
+            docs, found = self.index.postings(probe.key)
+            at = where[docs]
+            hit = at >= 0
+            if probe.exact:
+                counts[row, at[hit]] = found[hit]
+            else:
+                recount.update(at[hit].tolist())
         if recount:
             ordered = sorted(recount)
             self.open_texts(ordered)
-            matcher = query_matcher(terms)
             texts = [self._text(i) for i in ordered]
-            for i, (frequencies, length) in zip(ordered, matcher.frequencies_of(texts), strict=True):
+            for i, (frequencies, length) in zip(ordered, query_matcher(terms).frequencies_of(texts), strict=True):
                 counts[:, i] = frequencies
                 lengths[i] = length
         return counts, lengths
@@ -203,33 +204,27 @@ class IndexedCandidates:
         return "" if opened is None else opened[0]
 
     def vectors(self) -> VectorMatrix:
-        """The candidates' vectors as one float32 matrix: an index's rows converted at once."""
+        """The candidates' vectors as one float32 matrix, the index's rows converted at once."""
         present: list[int] = []
-        rows: list[np.ndarray] = []  # one array per run of candidates from one source
-        pending: tuple[IndexView, list[int]] | None = None
-        for i, entry in enumerate(self.entries):
-            if entry is None:
+        parts: list[np.ndarray] = []  # consecutive runs: the index's rows, or one opened vector
+        run: list[int] = []  # entries of the index in the current run
+        for i, at in enumerate(self.entries):
+            if at is None:
                 opened = self._opened.get(i)
                 if opened is None or opened[1] is None:
                     continue
-                if pending is not None:
-                    rows.append(pending[0].vectors[pending[1]].astype(np.float32))
-                    pending = None
-                rows.append(opened[1][np.newaxis, :])
-            elif entry[0].has_vector(entry[1]):
-                view, at = entry
-                if pending is not None and pending[0] is not view:
-                    rows.append(pending[0].vectors[pending[1]].astype(np.float32))
-                    pending = None
-                if pending is None:
-                    pending = (view, [])
-                pending[1].append(at)
+                if run:
+                    parts.append(self.index.vectors[run].astype(np.float32))
+                    run = []
+                parts.append(opened[1][np.newaxis, :])
+            elif self.index.has_vector(at):
+                run.append(at)
             else:
                 continue
             present.append(i)
-        if pending is not None:
-            rows.append(pending[0].vectors[pending[1]].astype(np.float32))
-        matrix = np.concatenate(rows) if rows else np.zeros((0, 0), dtype=np.float32)
+        if run:
+            parts.append(self.index.vectors[run].astype(np.float32))
+        matrix = np.concatenate(parts) if parts else np.zeros((0, 0), dtype=np.float32)
         return VectorMatrix(matrix, present, len(self.entries))
 
     def mentioned(self, project: str) -> list[bool]:
@@ -239,46 +234,39 @@ class IndexedCandidates:
         if mention is None:
             return [False] * len(self.candidates)
         plain = _SLUG.fullmatch(project) is not None
-        key = name_key(project)
-        holders: dict[int, set[int]] = {}
-        unsure = []
-        for i, entry in enumerate(self.entries):
-            if entry is None:
-                continue
-            view, at = entry
-            if not (plain and view.mention_exact(at)):
-                unsure.append(i)
-            elif id(view) not in holders:
-                holders[id(view)] = set(view.postings(key)[0].tolist())
+        exact = self.index.mention_exact
+        unsure = [i for i, at in enumerate(self.entries) if at is not None and not (plain and exact(at))]
         self.open_texts(unsure)
         checked = set(unsure)
+        holders = set(self.index.postings(name_key(project))[0].tolist()) if plain else set()
         return [
-            mention.found_in(self._text(i)) if entry is None or i in checked else entry[1] in holders[id(entry[0])]
-            for i, entry in enumerate(self.entries)
+            mention.found_in(self._text(i)) if at is None or i in checked else at in holders
+            for i, at in enumerate(self.entries)
         ]
 
     def open_contents(self, candidates: Iterable[ContextCandidate]) -> dict[str, str]:
-        """The content of these candidates (opened now where not yet), by id."""
+        """The content of these candidates (opened now where not yet), by id; those that no longer open
+        (deleted, erased or edited since this read selected them) are left out."""
         position = {c.id: i for i, c in enumerate(self.candidates)}
         wanted = [position[c.id] for c in candidates if c.id in position]
         self.open_texts(wanted)
-        return {self.candidates[i].id: self._text(i) for i in wanted}
+        return {self.candidates[i].id: self._text(i) for i in wanted if self._opened.get(i) is not None}
 
 
 def rank_indexed(
     *,
     grant: ReadGrant,
     now: datetime,
-    indexes: dict[str, IndexView],
+    index: IndexView,
     model: str,
     query: str,
     embed_query: Callable[[], np.ndarray | None],
     team_named: bool,
     project: str,
 ) -> tuple[Ranking, IndexedCandidates]:
-    """``rank_candidates`` over the grant's memories, from their indexes (``embed_query``: the query's
-    vector, or None when the embedder fails)."""
-    source = IndexedCandidates(grant=grant, now=now, indexes=indexes, model=model)
+    """``rank_candidates`` over the grant's memories, from the subject's index (``embed_query``: the
+    query's vector, or None when the embedder fails)."""
+    source = IndexedCandidates(grant=grant, now=now, index=index, model=model)
     vectors = source.vectors() if query.strip() and model else None
     query_vector = embed_query() if vectors is not None and vectors.present else None
     plan = query_plan(query)
@@ -297,13 +285,18 @@ def rank_indexed(
     return ranking, source
 
 
-def _entry_of(views: list[IndexView], memory_id: str, stamp: bytes) -> tuple[IndexView, int] | None:
-    """The memory's entry in its owner's index, if it was made from the content and vector the row holds."""
-    for view in views:
-        at = view.position(memory_id, stamp)
-        if at is None:
-            continue
-        if stamp[STAMP_SIZE // 2 :] != _NO_VECTOR and not view.has_vector(at):
-            return None  # the row has a vector the index did not keep
-        return view, at
-    return None
+def _entry_of(index: IndexView, memory_id: str, stamp: bytes) -> int | None:
+    """The memory's entry in the index, if it was made from the content and vector the row holds now."""
+    at = index.position(memory_id, stamp)
+    if at is not None and stamp[NONCE_SIZE:] != NO_VECTOR and not index.has_vector(at):
+        return None  # the row has a vector the index did not keep
+    return at
+
+
+_SHARED_LEVELS = frozenset({Level.TENANT, Level.TEAM})
+
+
+def looks_own(candidate: ContextCandidate) -> bool:
+    """Whether a candidate is one of the subject's own memories rather than a shared rule (rules are
+    tenant, team or project level; a project-level memory of the subject's is not a rule)."""
+    return candidate.level not in _SHARED_LEVELS and candidate.type not in RULE_TYPES

@@ -358,7 +358,7 @@ _AAD_MODEL = Memory._meta.label_lower
 _CONTENT = Memory._meta.get_field("content").attname
 
 
-def _uuid_text(value: object) -> str:
+def uuid_text(value: object) -> str:
     if isinstance(value, UUID):
         return str(value)
     text = str(value)  # SQLite stores the 32 hex digits
@@ -416,7 +416,7 @@ def memory_context_candidates(
         if type(memory_id) is str and len(memory_id) == 32:  # SQLite stores the 32 hex digits
             memory_id = f"{memory_id[:8]}-{memory_id[8:12]}-{memory_id[12:16]}-{memory_id[16:20]}-{memory_id[20:]}"
         else:
-            memory_id = _uuid_text(memory_id)
+            memory_id = uuid_text(memory_id)
         values[_ID] = memory_id
         blob = bytes(row[_CONTENT_AT])
         try:

@@ -157,16 +157,10 @@ class QueryMatcher:
         counted = []
         for text in texts:
             lowered = text.lower()
-            ascii_text = lowered.isascii()
-            if ascii_text:
-                words = _ASCII_WORD.findall(lowered)
-                length, cjk_chars = len(words), 0
-            else:
-                runs = _WORD_OR_CJK_RUN.findall(lowered)
-                length, cjk_chars = runs.count(""), sum(map(len, runs))
+            ascii_words, length, cjk_chars = measure(lowered)
             counts = [0] * terms
             if probe is not None and probe.search(lowered):
-                for word in words if ascii_text else LATIN_WORD.findall(lowered):
+                for word in LATIN_WORD.findall(lowered) if ascii_words is None else ascii_words:
                     stemmed = stems.get(word)
                     if stemmed is None:
                         stemmed = stems[word] = stem(word)
@@ -178,6 +172,17 @@ class QueryMatcher:
                     counts[index] = lowered.count(term)
             counted.append((counts, length + cjk_chars / CJK_CHARS_PER_WORD))
         return counted
+
+
+def measure(lowered: str) -> tuple[list[str] | None, int, int]:
+    """A lower-cased text's words when it is ASCII (None otherwise: ``LATIN_WORD`` finds them), its count
+    of words and its count of Chinese characters. Its length on the word scale is words + characters /
+    ``CJK_CHARS_PER_WORD`` (what ``QueryMatcher`` and the retrieval index both count)."""
+    if lowered.isascii():
+        words = _ASCII_WORD.findall(lowered)
+        return words, len(words), 0
+    runs = _WORD_OR_CJK_RUN.findall(lowered)
+    return None, runs.count(""), sum(map(len, runs))
 
 
 def stem_probe(term: str) -> str:

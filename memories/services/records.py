@@ -326,17 +326,19 @@ def memory_expire(*, memory: Memory, actor: str, reason_code: str = "") -> Memor
 
 @transaction.atomic
 def memory_delete(*, memory: Memory, actor: str) -> Memory:
-    """Delete at once from every read; its vector at once; content and versions are purged after the
-    grace period."""
-    memory_embedding_delete(memory_id=memory.pk)
-    retrieval_index_drop(tenant_id=memory.tenant_id, owner=memory.user_id)
-    return _set_status(
+    """Delete at once from every read; its vector and its subject's retrieval index at once; content and
+    versions are purged after the grace period. The row is locked first (by ``_set_status``), then the
+    index: the order a retrieval index refresh takes them in."""
+    deleted = _set_status(
         memory,
         status=Status.DELETED,
         allowed_from=MUTABLE_STATUSES | {Status.ARCHIVED, Status.EXPIRED},
         event=Event.MEMORY_DELETED,
         actor=actor,
     )
+    memory_embedding_delete(memory_id=deleted.pk)
+    retrieval_index_drop(tenant_id=deleted.tenant_id, owner=deleted.user_id)
+    return deleted
 
 
 # What a deleted memory may go back to: the statuses a person's own delete leaves from. A pending memory

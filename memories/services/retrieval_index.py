@@ -1,60 +1,73 @@
 """Building and dropping retrieval indexes (``memories.models.RetrievalIndex``).
 
-- ``retrieval_index_refresh`` indexes an owner's active memories: each one opened once, its features
-  computed (``memories.read.features``), the whole sealed with the owner's data key. Owners with fewer than
-  ``INDEX_MIN_MEMORIES`` get none (a read ranks a handful of memories as fast without one). The read path
-  asks for a refresh when it finds an index missing or out of date (``memgov.retrieval.refresh``), and
-  ``manage.py refresh_retrieval_indexes`` builds them all.
-- ``retrieval_index_drop`` removes an owner's index in the transaction that deletes, purges or erases one
-  of their memories: an index holds what a memory's text is made of, so it never outlives the memory.
+- ``retrieval_index_refresh`` indexes a subject's newest ``CANDIDATE_LIMIT`` active memories: each one opened
+  once and its features computed (``memories.read.features``) outside any transaction; then, in one short
+  transaction, the rows are read again (``FOR UPDATE`` on PostgreSQL) and only the entries whose memory still
+  holds the content and vector they were made from are sealed, with the subject's data key, and stored. A
+  memory deleted or edited while the index was built is thus left out, and no lock is held while memories
+  are opened. Subjects with fewer than ``INDEX_MIN_MEMORIES`` get none: a read ranks a handful of memories
+  as fast without one. A tenant's shared rules are not indexed (they are few; a read opens them).
+- ``retrieval_index_drop`` removes a subject's index in the transaction that deletes, purges or erases one
+  of their memories, after the memory's row is locked (the order a refresh takes them in): an index holds
+  what a memory's text is made of, so it never outlives the memory.
+- ``retrieval_index_request`` is how a read that found an index missing or behind asks for one: it records
+  the subject (``RetrievalIndexWanted``) for the ``retrieval`` job (``memories.lifecycle.retrieval``), at
+  most once a minute per subject and process. A read never waits for a broker.
 
-The memory rows are read ``FOR UPDATE`` (on PostgreSQL; SQLite serializes writers already), so a deletion
-committed while an index is built waits for it and drops it, or is seen by it. No audit event: an index
-changes nothing anybody can read, only how fast a read finds it.
+No audit event: an index changes nothing anybody can read, only how fast a read finds it.
 """
 
 from __future__ import annotations
 
-import base64
 import logging
 import time
 
-import numpy as np
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Count
 from django.utils import timezone
 
 from dbkit.scrub import sqlite_secure_delete_on
 from governance.vocabulary import Status
 from memories.embedding.embedders import current_embedder
-from memories.models import Memory, MemoryEmbedding, RetrievalIndex
+from memories.embedding.vectors import unpack_vector
+from memories.models import Memory, MemoryEmbedding, RetrievalIndex, RetrievalIndexWanted
 from memories.read.features import text_features
-from memories.read.index import IndexEntry, index_aad, pack_index
+from memories.read.index import NO_VECTOR, IndexEntry, index_aad, pack_index
+from memories.read.scope import CANDIDATE_LIMIT
 from vault import DecryptionError
-from vault.datakeys import data_key_for
-from vault.envelope import nonce_of, seal_bytes
+from vault.datakeys import data_key_existing
+from vault.envelope import NONCE_SIZE, NONCE_SQL_START, nonce_of, seal_bytes
 from vault.fields import decrypt_column
 
 INDEX_MIN_MEMORIES = 40
-INDEX_STALE_MIN = 8  # a read asks for a refresh once this many (and a tenth) of its memories are not indexed
-REQUEST_EVERY_S = 60.0  # a process asks again for the same owner at most this often
-_NO_VECTOR = bytes(12)
+INDEX_STALE_MIN = 8  # a read asks for a refresh once this many (and a tenth) of its own memories are not indexed
+REQUEST_EVERY_S = 60.0  # a process asks again for the same subject at most this often
+_REQUESTS_KEPT = 10_000  # the throttle's memory, per process
 _requested: dict[tuple[int, str], float] = {}
 logger = logging.getLogger("memgov.read")
 
 
-def _owner_rows(*, tenant_id: int, owner: str, model: str) -> list[tuple[object, bytes, bytes | None]]:
+def _owner_rows(*, tenant_id: int, owner: str, model: str, stamps: bool) -> list[tuple[str, bytes, bytes | None]]:
+    """The subject's newest active memories: (id, sealed content, sealed vector), or their nonces only
+    (``stamps``: read ``FOR UPDATE`` on PostgreSQL, in the caller's transaction)."""
     qn = connection.ops.quote_name
     table, embedding = qn(Memory._meta.db_table), qn(MemoryEmbedding._meta.db_table)
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+
+    def column(name: str) -> str:
+        return f"substr({name}, {NONCE_SQL_START}, {NONCE_SIZE})" if stamps else name
+
+    lock = " FOR UPDATE OF m" if stamps and connection.features.has_select_for_update_of else ""
     sql = (
-        f"SELECT m.id, m.content, (SELECT e.vector FROM {embedding} e"  # noqa: S608
+        f"SELECT m.id, {column('m.content')}, (SELECT {column('e.vector')} FROM {embedding} e"  # noqa: S608
         " WHERE e.memory_id = m.id AND e.model = %s)"
-        f" FROM {table} m WHERE m.tenant_id = %s AND m.user_id = %s AND m.status = %s ORDER BY m.id{lock}"
+        f" FROM {table} m WHERE m.tenant_id = %s AND m.user_id = %s AND m.status = %s"
+        f" ORDER BY m.updated_at DESC, m.id DESC LIMIT %s{lock}"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [model, tenant_id, owner, Status.ACTIVE.value])
-        return [(row[0], bytes(row[1]), None if row[2] is None else bytes(row[2])) for row in cursor.fetchall()]
+        cursor.execute(sql, [model, tenant_id, owner, Status.ACTIVE.value, CANDIDATE_LIMIT])
+        rows = cursor.fetchall()
+    to_id = Memory._meta.pk.to_python
+    return [(str(to_id(i)), bytes(content), None if vector is None else bytes(vector)) for i, content, vector in rows]
 
 
 def _entry(*, tenant_id: int, memory_id: str, content: bytes, vector: bytes | None) -> IndexEntry | None:
@@ -63,43 +76,49 @@ def _entry(*, tenant_id: int, memory_id: str, content: bytes, vector: bytes | No
         opened = None
         if vector is not None:
             packed = decrypt_column(MemoryEmbedding, "vector", tenant_id=tenant_id, record_id=memory_id, blob=vector)
-            opened = np.frombuffer(base64.b64decode(packed), dtype="<f2")
+            opened = unpack_vector(packed)
     except (DecryptionError, ValueError):
         return None
-    stamp = nonce_of(content) + (nonce_of(vector) if vector is not None else _NO_VECTOR)
+    stamp = nonce_of(content) + (nonce_of(vector) if vector is not None else NO_VECTOR)
     return IndexEntry(memory_id, stamp, text_features(text), opened)
 
 
-@transaction.atomic
 def retrieval_index_refresh(*, tenant_id: int, owner: str) -> int:
-    """(Re)build one owner's index; the number of memories it holds (0: none kept, too few)."""
+    """(Re)build one subject's index; the number of memories it holds (0: none kept)."""
     embedder = current_embedder()
     model = embedder.name if embedder is not None else ""
-    rows = _owner_rows(tenant_id=tenant_id, owner=owner, model=model)
-    if len(rows) < INDEX_MIN_MEMORIES:
-        retrieval_index_drop(tenant_id=tenant_id, owner=owner)
-        return 0
+    rows = _owner_rows(tenant_id=tenant_id, owner=owner, model=model, stamps=False)
     entries = []
-    for memory_id, content, vector in rows:
-        record = str(Memory._meta.pk.to_python(memory_id))
-        entry = _entry(tenant_id=tenant_id, memory_id=record, content=content, vector=vector)
-        if entry is not None:
-            entries.append(entry)
-    dims = {entry.vector.shape[0] for entry in entries if entry.vector is not None}
-    dim = dims.pop() if len(dims) == 1 else 0
-    key_id, key = data_key_for(tenant_id=tenant_id, owner=owner)
-    aad = index_aad(tenant_id=tenant_id, owner=owner)
-    sealed = seal_bytes(pack_index(entries, model=model, dim=dim), key_id=key_id, key=key, aad=aad)
-    RetrievalIndex.objects.update_or_create(
-        tenant_id=tenant_id,
-        owner=owner,
-        defaults={"model": model, "entries": len(entries), "sealed": sealed, "built_at": timezone.now()},
-    )
+    if len(rows) >= INDEX_MIN_MEMORIES:
+        for memory_id, content, vector in rows:
+            entry = _entry(tenant_id=tenant_id, memory_id=memory_id, content=content, vector=vector)
+            if entry is not None:
+                entries.append(entry)
+    with transaction.atomic():
+        current = {
+            memory_id: content + (vector or NO_VECTOR)
+            for memory_id, content, vector in _owner_rows(tenant_id=tenant_id, owner=owner, model=model, stamps=True)
+        }
+        entries = [entry for entry in entries if current.get(entry.memory_id) == entry.stamp]
+        key = data_key_existing(tenant_id=tenant_id, owner=owner)  # an erased subject gets no new key
+        if len(entries) < INDEX_MIN_MEMORIES or key is None:
+            retrieval_index_drop(tenant_id=tenant_id, owner=owner)
+            return 0
+        dims = {entry.vector.shape[0] for entry in entries if entry.vector is not None}
+        dim = dims.pop() if len(dims) == 1 else 0
+        key_id, data_key = key
+        aad = index_aad(tenant_id=tenant_id, owner=owner)
+        sealed = seal_bytes(pack_index(entries, model=model, dim=dim), key_id=key_id, key=data_key, aad=aad)
+        RetrievalIndex.objects.update_or_create(
+            tenant_id=tenant_id,
+            owner=owner,
+            defaults={"model": model, "entries": len(entries), "sealed": sealed, "built_at": timezone.now()},
+        )
     return len(entries)
 
 
 def retrieval_index_drop(*, tenant_id: int, owner: str) -> int:
-    """Remove an owner's index (in the caller's transaction); how many were removed (0 or 1)."""
+    """Remove a subject's index (in the caller's transaction); how many were removed (0 or 1)."""
     indexes = RetrievalIndex.objects.filter(tenant_id=tenant_id, owner=owner)
     if not indexes.exists():
         return 0
@@ -108,32 +127,26 @@ def retrieval_index_drop(*, tenant_id: int, owner: str) -> int:
     return removed
 
 
-def retrieval_index_request(*, tenant_id: int, owners: tuple[str, ...]) -> None:
-    """Ask a worker to refresh these owners' indexes (once the caller's transaction commits; at most once
-    a minute per owner from one process). A broker that can't take the task costs the read nothing: the
-    index is asked for again by a later read."""
-    from memories.tasks import retrieval_index_refresh_task
-
+def retrieval_index_request(*, tenant_id: int, owner: str) -> None:
+    """Record that a read wants this subject's index built (see the module docstring). A database that
+    can't take the note now (a locked SQLite file) costs the read nothing: a later read asks again."""
     now = time.monotonic()
-    for owner in owners:
-        if now - _requested.get((tenant_id, owner), -REQUEST_EVERY_S) < REQUEST_EVERY_S:
-            continue
-        _requested[(tenant_id, owner)] = now
-
-        def send(owner: str = owner) -> None:
-            try:
-                # Once, without the publisher's retries: a broker that is down must not hold the reply.
-                retrieval_index_refresh_task.apply_async(kwargs={"tenant_id": tenant_id, "owner": owner}, retry=False)
-            except Exception as exc:
-                logger.warning("retrieval index refresh not queued (%s)", type(exc).__name__)
-                _requested.pop((tenant_id, owner), None)
-
-        transaction.on_commit(send)
+    if now - _requested.get((tenant_id, owner), -REQUEST_EVERY_S) < REQUEST_EVERY_S:
+        return
+    if len(_requested) >= _REQUESTS_KEPT:
+        _requested.clear()
+    _requested[(tenant_id, owner)] = now
+    try:
+        RetrievalIndexWanted.objects.get_or_create(
+            tenant_id=tenant_id, owner=owner, defaults={"wanted_at": timezone.now()}
+        )
+    except DatabaseError as exc:
+        logger.warning("retrieval index not requested (%s)", type(exc).__name__)
 
 
 def retrieval_index_owners(*, tenant_id: int | None = None) -> list[tuple[int, str]]:
-    """The (tenant, owner) pairs with enough active memories to be indexed."""
-    rows = Memory.objects.filter(status=Status.ACTIVE)
+    """The (tenant, subject) pairs with enough active memories to be indexed."""
+    rows = Memory.objects.filter(status=Status.ACTIVE).exclude(user_id="")
     if tenant_id is not None:
         rows = rows.filter(tenant_id=tenant_id)
     grouped = rows.values("tenant_id", "user_id").annotate(active=Count("id")).filter(active__gte=INDEX_MIN_MEMORIES)

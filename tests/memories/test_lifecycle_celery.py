@@ -48,7 +48,7 @@ from memories.lifecycle.base import JobResult
 from memories.models import Memory, MergeProposal
 from memories.services.records import NewMemory, memory_create
 
-PERIODIC = {"expire", "invalidate", "unused", "purge", "consolidate", "reembed", "reindex"}
+PERIODIC = {"expire", "invalidate", "unused", "purge", "consolidate", "reembed", "reindex", "retrieval"}
 
 
 def test_the_beat_schedules_the_audit_checkpoint_as_a_registered_task(monkeypatch):

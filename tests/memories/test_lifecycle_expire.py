@@ -186,6 +186,7 @@ def test_run_lifecycle_without_a_job_runs_every_periodic_job(world, capsys):
         "purge",
         "reembed",
         "reindex",
+        "retrieval",
         "sessions_purge",
     ]
 
