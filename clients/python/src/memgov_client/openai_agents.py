@@ -120,8 +120,8 @@ class MemgovSession:
 
     def _with_session(self, work: Any, *, create: bool) -> Any:
         """``work(memgov_id)``; when the session was deleted meanwhile (cleared by another instance, or by the
-        person), resolved once more by its name. A read of a session that is gone is empty; a write to a
-        memgov session id that is gone raises ``NotFound``."""
+        person), resolved once more by its name, as a new instance would resolve it. A read of a session that
+        is gone is empty; a write to a memgov session id that is gone raises ``NotFound``."""
         for retry in (False, True):
             with self._lock:
                 memgov_id = self._resolve(create=create)
@@ -132,10 +132,10 @@ class MemgovSession:
             except NotFound:
                 with self._lock:
                     self._memgov_id = None
-                if not create:
-                    return None
                 if retry or _is_uuid(self.session_id):
-                    raise
+                    if create:
+                        raise
+                    return None
         return None
 
     # The Session protocol.
