@@ -2,7 +2,9 @@
 driven the way the framework drives it, from one run against the same server as the MCP rows.
 
 - ``MemgovSession`` beside the Agents SDK's ``SQLiteSession``: sessions that grow to 100 items, two items
-  (a user message and the answer) per ``add_items``, then ``get_items`` of the whole session.
+  (a user message and the answer) per ``add_items``, then ``get_items`` of the whole session: by the
+  instance that added the items (which reads only what is new since its last read), and by a new instance
+  of the same session (its first read, which reads the whole branch).
 - ``MemgovSaver`` beside LangGraph's ``SqliteSaver``: threads that grow to 50 checkpoints, a ``put`` per
   step (one channel changed, as a chat graph's step changes its messages) and a ``get_tuple`` of the latest.
 
@@ -43,7 +45,7 @@ def sessions_beside_sqlite(target: BenchTarget) -> list[Row]:
     from memgov_client import Client
     from memgov_client.openai_agents import MemgovSession
 
-    samples: dict[str, list[float]] = {k: [] for k in ("m_add", "s_add", "m_get", "s_get")}
+    samples: dict[str, list[float]] = {k: [] for k in ("m_add", "s_add", "m_get", "m_first", "s_get")}
     folder = tempfile.TemporaryDirectory(prefix="memgov-bench-")
     client = Client(target.url, target.key)
     loop = asyncio.new_event_loop()
@@ -64,6 +66,10 @@ def sessions_beside_sqlite(target: BenchTarget) -> list[Row]:
                     session = pair[kind]
                     items = _timed(samples[f"{kind}_get"], lambda s=session: loop.run_until_complete(s.get_items()))
                     assert len(items) == target.items
+                new = MemgovSession(pair["m"].session_id, client=client, user_id=subject, app="bench")
+                assert new.memgov_session_id is not None  # found by its name before the timing
+                items = _timed(samples["m_first"], lambda s=new: loop.run_until_complete(s.get_items()))
+                assert len(items) == target.items
             pair["s"].close()
     finally:
         loop.close()
@@ -76,6 +82,7 @@ def sessions_beside_sqlite(target: BenchTarget) -> list[Row]:
         Row(group, "MemgovSession.add_items (2 items)", samples["m_add"], beside=add),
         Row(group, get, samples["s_get"]),
         Row(group, f"MemgovSession.get_items ({target.items} items)", samples["m_get"], beside=get),
+        Row(group, f"MemgovSession.get_items ({target.items}, first read)", samples["m_first"], beside=get),
     ]
 
 

@@ -37,10 +37,11 @@ def test_it_times_mcp_beside_rest_from_one_run(transactional_db, monkeypatch):
     text = out.getvalue()
     figures = json.loads(text.strip().splitlines()[-1])
     rows = {row["row"]: row for row in figures["rows"]}
-    assert len(rows) == 18
+    assert len(rows) == 19
     assert all(row["requests"] == 3 for row in rows.values() if row["group"] in ("mcp_vs_rest", "rest_asgi_vs_wsgi"))
     assert rows["MemgovSession.add_items (2 items)"]["requests"] == 5  # one session grown to 10 items
     assert rows["MemgovSession.get_items (10 items)"]["requests"] == 5
+    assert rows["MemgovSession.get_items (10, first read)"]["requests"] == 5  # a new instance's, once a round
     assert rows["MemgovSaver.put"]["requests"] == rows["MemgovSaver.get_tuple (latest)"]["requests"] == 4
     assert rows["MemgovSaver.put"]["beside"] == "SqliteSaver.put"
     assert rows["MCP memory_write (SDK client)"]["beside"] == "REST POST /api/v1/memories/write"

@@ -8,6 +8,11 @@ developer messages, reasoning and anything else are ``label`` events, which memg
 a model's context nor extracts memories from. A plain-text message appended by another client reads back
 as ``{"role": …, "content": text}``.
 
+``get_items`` reads the session's branch once, then only the events appended since the last one it read
+(``after`` it): usually one request answering nothing or a turn's few items. What it read stays with the
+instance (the items' JSON, as much of the branch as a read has needed); when that last event is no longer on
+the branch (another instance popped it, or cleared the session), the branch is read again from its leaf.
+
 The SDK's ``session_id`` names the memgov session: a memgov session id (a UUID) is used as it is; any
 other string is looked up as the subject's session of ``app`` whose ``workspace`` is ``agents:<id>``,
 and created on the first ``add_items``. ``clear_session`` deletes the memgov session (its events,
@@ -22,12 +27,13 @@ import asyncio
 import json
 import threading
 import uuid
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from agents.memory.session_settings import SessionSettings, coerce_session_settings, resolve_session_limit
 
 from memgov_client.client import Client
-from memgov_client.errors import Conflict, NotFound
+from memgov_client.errors import BadRequest, Conflict, NotFound
 
 if TYPE_CHECKING:
     from agents.items import TResponseInputItem
@@ -52,19 +58,47 @@ def item_kind(item: dict[str, Any]) -> str:
     return "label"  # system/developer messages, reasoning, compaction items: never a model's context here
 
 
-def _item(event: dict[str, Any]) -> dict[str, Any] | None:
-    """The SDK item an event holds, or None for memgov's own events (state changes, summaries, handoffs)."""
-    if event["kind"] not in ITEM_KINDS or event.get("content") is None:
+def _item_text(kind: str, content: str | None) -> str | None:
+    """The JSON of the SDK item an event holds, or None for memgov's own events (state changes, summaries,
+    handoffs)."""
+    if kind not in ITEM_KINDS or content is None:
         return None
     try:
-        item = json.loads(event["content"])
+        item = json.loads(content)
     except ValueError:
         item = None
     if isinstance(item, dict):
-        return item
-    if event["kind"] in ("user_message", "assistant_message"):
-        return {"role": event["kind"].split("_")[0], "content": event["content"]}
+        return content
+    if kind in ("user_message", "assistant_message"):
+        return json.dumps({"role": kind.split("_")[0], "content": content})
     return None
+
+
+def _item(event: dict[str, Any]) -> dict[str, Any] | None:
+    """The SDK item an event holds, or None."""
+    text = _item_text(event["kind"], event["content"])
+    return json.loads(text) if text is not None else None
+
+
+def _texts(events: list[Any]) -> tuple[str, ...]:
+    return tuple(text for text in (_item_text(e["kind"], e["content"]) for e in events) if text is not None)
+
+
+@dataclass(frozen=True)
+class _Read:
+    """What an instance has read of its session's branch: the items of its events after ``earlier`` up to
+    ``last``, each as its JSON so that every caller gets items of its own. ``earlier`` is where the branch
+    goes on above the oldest event read (the ``leaf`` of the next page back; ``last`` itself when a pop left
+    nothing read), None when the items run from the root.
+
+    The events up to an event never change (a pop or an append moves the leaf, not the event's ancestors),
+    so a ``_Read`` stays true of its ``last`` for good; whether ``last`` is still on the branch is the
+    server's to say, on the next read ``after`` it."""
+
+    memgov_id: str
+    items: tuple[str, ...]
+    last: str
+    earlier: str | None
 
 
 class MemgovSession:
@@ -91,7 +125,8 @@ class MemgovSession:
         self._owns_client = client is None
         self._client = client or Client(base_url, api_key)
         self._memgov_id: str | None = None
-        self._lock = threading.Lock()  # one resolution (and creation) at a time per instance
+        self._read_so_far: _Read | None = None
+        self._lock = threading.Lock()  # one resolution (and creation) at a time; guards both fields above
 
     # The memgov session behind the SDK's id.
 
@@ -120,8 +155,8 @@ class MemgovSession:
 
     def _with_session(self, work: Any, *, create: bool) -> Any:
         """``work(memgov_id)``; when the session was deleted meanwhile (cleared by another instance, or by the
-        person), resolved once more by its name. A read of a session that is gone is empty; a write to a
-        memgov session id that is gone raises ``NotFound``."""
+        person), resolved once more by its name, as a new instance would resolve it. A read of a session that
+        is gone is empty; a write to a memgov session id that is gone raises ``NotFound``."""
         for retry in (False, True):
             with self._lock:
                 memgov_id = self._resolve(create=create)
@@ -132,10 +167,11 @@ class MemgovSession:
             except NotFound:
                 with self._lock:
                     self._memgov_id = None
-                if not create:
-                    return None
+                    self._read_so_far = None
                 if retry or _is_uuid(self.session_id):
-                    raise
+                    if create:
+                        raise
+                    return None
         return None
 
     # The Session protocol.
@@ -148,17 +184,52 @@ class MemgovSession:
         return await asyncio.to_thread(self._with_session, lambda sid: self._read(sid, wanted), create=False) or []
 
     def _read(self, memgov_id: str, wanted: int | None) -> list[Any]:
-        items: list[Any] = []
+        with self._lock:
+            known = self._read_so_far
+        read = self._newer(known) if known is not None and known.memgov_id == memgov_id else None
+        if read is None:  # nothing read yet, or the last event read is off the branch now: from the leaf
+            read = self._page(memgov_id, None, wanted)
+        while read is not None and read.earlier is not None and (wanted is None or len(read.items) < wanted):
+            read = self._page(memgov_id, read, wanted)
+        with self._lock:
+            self._read_so_far = read
+        if read is None:
+            return []
+        return [json.loads(text) for text in (read.items if wanted is None else read.items[-wanted:])]
+
+    def _newer(self, known: _Read) -> _Read | None:
+        """``known`` with the events appended after its last one, a page at a time from the leaf back; None
+        when the server refuses that cursor (popped or forked away: no longer on the branch)."""
+        events: list[Any] = []
         leaf: str | None = None
         while True:
-            page_size = PAGE if wanted is None else min(PAGE, max(wanted - len(items), 1))
-            branch = self._client.sessions.events(memgov_id, leaf=leaf, limit=page_size)
-            page = [item for item in (_item(e) for e in branch["events"]) if item is not None]
-            items[:0] = page
-            if not branch["has_more"] or (wanted is not None and len(items) >= wanted):
+            try:
+                branch = self._client.sessions.events(known.memgov_id, leaf=leaf, after=known.last, limit=PAGE)
+            except BadRequest as error:
+                if error.field == "after":
+                    return None
+                raise
+            events[:0] = branch["events"]
+            if not branch["has_more"]:
                 break
             leaf = branch["next_leaf"]
-        return items if wanted is None else items[-wanted:]
+        if not events:
+            return known
+        return replace(known, items=known.items + _texts(events), last=events[-1]["id"])
+
+    def _page(self, memgov_id: str, below: _Read | None, wanted: int | None) -> _Read | None:
+        """The page of the branch above what ``below`` holds, joined to it; with ``below`` None, the branch's
+        last page (None when the branch is empty). A page holds as many events as items are still wanted:
+        some events are memgov's own, not items, so a page may give fewer and the caller asks again."""
+        have = len(below.items) if below is not None else 0
+        size = PAGE if wanted is None else min(PAGE, max(wanted - have, 1))
+        branch = self._client.sessions.events(memgov_id, leaf=below.earlier if below else None, limit=size)
+        items = _texts(branch["events"])
+        if below is not None:
+            return replace(below, items=items + below.items, earlier=branch["next_leaf"])
+        if not branch["events"]:
+            return None
+        return _Read(memgov_id, items, branch["events"][-1]["id"], branch["next_leaf"])
 
     async def add_items(self, items: list[TResponseInputItem]) -> None:
         if not items:
@@ -170,9 +241,22 @@ class MemgovSession:
 
         def append(memgov_id: str) -> None:
             for start in range(0, len(events), 100):  # the API's batch limit; each batch is one transaction
-                self._client.sessions.append(memgov_id, events[start : start + 100])
+                batch = events[start : start + 100]
+                appended = self._client.sessions.append(memgov_id, batch)
+                self._appended(memgov_id, batch, appended["events"])
 
         await asyncio.to_thread(self._with_session, append, create=True)
+
+    def _appended(self, memgov_id: str, sent: list[dict[str, str]], appended: list[dict[str, Any]]) -> None:
+        """The batch just appended joins what was read when it follows the last event read (or starts the
+        branch); else another instance appended in between, and the next read fetches both."""
+        parent = appended[0]["parent_id"]
+        with self._lock:
+            known = self._read_so_far
+            if parent is None:
+                self._read_so_far = _Read(memgov_id, _texts(sent), appended[-1]["id"], earlier=None)
+            elif known is not None and known.memgov_id == memgov_id and known.last == parent:
+                self._read_so_far = replace(known, items=known.items + _texts(sent), last=appended[-1]["id"])
 
     async def pop_item(self) -> TResponseInputItem | None:
         """Moves the session's leaf back past the latest item and returns it; nothing is erased in memgov
@@ -184,17 +268,37 @@ class MemgovSession:
                     popped = self._client.sessions.pop(memgov_id)
                 except Conflict:  # nothing (left) of this session's own to pop
                     return None
+                self._popped(memgov_id, popped["event"])
                 item = _item(popped["event"])
                 if item is not None:
                     return item
 
         return await asyncio.to_thread(self._with_session, pop, create=False)
 
+    def _popped(self, memgov_id: str, event: dict[str, Any]) -> None:
+        """The leaf moved back to the popped event's parent: when that event is the last one read, what was
+        read ends at its parent now (so the next read isn't refused and the branch read again). Otherwise
+        what was read is left as it is; the next read finds out whether it is still on the branch."""
+        with self._lock:
+            known = self._read_so_far
+            if known is None or known.memgov_id != memgov_id or known.last != event["id"]:
+                return
+            parent = event["parent_id"]
+            if parent is None:  # the root: the branch is empty
+                self._read_so_far = None
+            elif known.earlier == event["id"]:  # an earlier pop left nothing read: the branch goes on above it
+                self._read_so_far = replace(known, last=parent, earlier=parent)
+            else:
+                popped_item = _item_text(event["kind"], event["content"]) is not None
+                items = known.items[:-1] if popped_item else known.items
+                self._read_so_far = replace(known, items=items, last=parent)
+
     async def clear_session(self) -> None:
         def clear(memgov_id: str) -> None:
             self._client.sessions.delete(memgov_id)
             with self._lock:
                 self._memgov_id = None
+                self._read_so_far = None
 
         await asyncio.to_thread(self._with_session, clear, create=False)
 
