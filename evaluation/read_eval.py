@@ -140,7 +140,7 @@ class _World:
     stale: set[str] = field(default_factory=set)  # refs that must never be injected, whoever asks
 
 
-def _build_world(spec: dict[str, Any], token: str) -> _World:
+def build_world(spec: dict[str, Any], token: str) -> _World:
     world = _World()
     for name, tenant_spec in spec["tenants"].items():
         tenant = tenant_create(slug=f"eval-{token}-{name}"[:63], actor=ACTOR)
@@ -165,7 +165,7 @@ def _build_world(spec: dict[str, Any], token: str) -> _World:
     return world
 
 
-def _seed(world: _World, memories: list[dict[str, Any]], now: Any) -> None:
+def seed_memories(world: _World, memories: list[dict[str, Any]], now: Any) -> None:
     for item in memories:
         tenant = world.tenants[item["tenant"]]
         expires = item.get("expires_in_hours")
@@ -200,7 +200,7 @@ def _seed(world: _World, memories: list[dict[str, Any]], now: Any) -> None:
             world.stale.add(item["ref"])
 
 
-def _caller(world: _World, scenario: dict[str, Any]) -> Caller:
+def scenario_caller(world: _World, scenario: dict[str, Any]) -> Caller:
     tenant_name = scenario["tenant"]
     tenant = world.tenants[tenant_name]
     who = scenario.get("caller", "agent")
@@ -307,8 +307,8 @@ def evaluate_read(eval_set: EvalSet) -> dict[str, Any]:
 
 def _run(eval_set: EvalSet) -> dict[str, Any]:
     now = timezone.now()
-    world = _build_world(eval_set.world, secrets.token_hex(4))
-    _seed(world, eval_set.memories, now)
+    world = build_world(eval_set.world, secrets.token_hex(4))
+    seed_memories(world, eval_set.memories, now)
     by_id = {str(m.id): ref for ref, m in world.memories.items()}
     rows: list[_Row] = []
     injected_total = ranked_total = stale = tenant_leaks = subject_leaks = forbidden = ranked_forbidden = 0
@@ -316,7 +316,7 @@ def _run(eval_set: EvalSet) -> dict[str, Any]:
     cross_scope_checks: list[bool] = []
     mismatches: list[dict[str, Any]] = []
     for scenario in eval_set.scenarios:
-        caller = _caller(world, scenario)
+        caller = scenario_caller(world, scenario)
         scope = scenario["scope"]
         before = AuditEvent.objects.filter(tenant_id=caller.tenant_id, event=Event.CROSS_SCOPE_READ).count()
         result = memory_context_build(caller=caller, request=scenario_request(scenario))

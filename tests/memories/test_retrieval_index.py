@@ -16,7 +16,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from evaluation.read_eval import _build_world, _caller, _seed, load_eval_set, scenario_request
+from evaluation.read_eval import build_world, load_eval_set, scenario_caller, scenario_request, seed_memories
 from governance.pipeline.base import Scope
 from governance.vocabulary import Level
 from memories.access import Caller
@@ -45,7 +45,9 @@ class _Reads(list):
 def _reads(world: Any, scenarios: list[dict[str, Any]], now: Any) -> _Reads:
     out = _Reads()
     for scenario in scenarios:
-        computed = memory_context_compute(caller=_caller(world, scenario), request=scenario_request(scenario), now=now)
+        computed = memory_context_compute(
+            caller=scenario_caller(world, scenario), request=scenario_request(scenario), now=now
+        )
         result = computed.result
         out.indexed += computed.indexed
         out.opened += computed.candidates - computed.indexed
@@ -78,8 +80,8 @@ def test_reads_are_the_same_from_the_index_fresh_or_stale(large_set, monkeypatch
     # Indexes for the small subjects as well, not only the five large ones.
     monkeypatch.setattr(retrieval_index, "INDEX_MIN_MEMORIES", 10)
     now = timezone.now()
-    world = _build_world(large_set.world, secrets.token_hex(4))
-    _seed(world, large_set.memories, now)
+    world = build_world(large_set.world, secrets.token_hex(4))
+    seed_memories(world, large_set.memories, now)
     scenarios = large_set.scenarios
     unindexed = _reads(world, scenarios, now)
     assert unindexed.indexed == 0
