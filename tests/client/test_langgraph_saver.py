@@ -9,8 +9,8 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
+from branch_spy import spy_branch_reads
 from langgraph.checkpoint.base import empty_checkpoint
-from memgov_client import BadRequest
 from memgov_client.langgraph_saver import MemgovSaver
 
 
@@ -41,20 +41,7 @@ def _latest(saver: MemgovSaver, thread: str) -> tuple[str, list[str]]:
 
 def _spy(saver: MemgovSaver) -> list[tuple[dict[str, Any], int | str]]:
     """(arguments, events answered or the error's field) of every branch read the saver makes."""
-    calls: list[tuple[dict[str, Any], int | str]] = []
-    read = saver._client.sessions.events
-
-    def spied(session_id: str, **kwargs: Any) -> Any:
-        try:
-            branch = read(session_id, **kwargs)
-        except BadRequest as error:
-            calls.append((kwargs, f"400 {error.field}"))
-            raise
-        calls.append((kwargs, len(branch["events"])))
-        return branch
-
-    saver._client.sessions.events = spied  # type: ignore[method-assign]
-    return calls
+    return spy_branch_reads(saver._client)
 
 
 def _put_steps(saver: MemgovSaver, thread: str, steps: int) -> Any:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from async_run import run
-from memgov_client import BadRequest
+from branch_spy import spy_branch_reads
 from memgov_client.openai_agents import MemgovSession
 
 
@@ -57,20 +57,7 @@ def _pop(session: MemgovSession) -> Any:
 
 def _spy(session: MemgovSession) -> list[tuple[dict[str, Any], int | str]]:
     """(arguments, events answered or the error's field) of every branch read the instance makes."""
-    calls: list[tuple[dict[str, Any], int | str]] = []
-    read = session._client.sessions.events
-
-    def spied(session_id: str, **kwargs: Any) -> Any:
-        try:
-            branch = read(session_id, **kwargs)
-        except BadRequest as error:
-            calls.append((kwargs, f"400 {error.field}"))
-            raise
-        calls.append((kwargs, len(branch["events"])))
-        return branch
-
-    session._client.sessions.events = spied  # type: ignore[method-assign]
-    return calls
+    return spy_branch_reads(session._client)
 
 
 def _reads(calls: list[tuple[dict[str, Any], int | str]]) -> list[tuple[bool, int | str]]:
