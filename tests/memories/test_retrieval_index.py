@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.db import OperationalError
 from django.utils import timezone
 
 from evaluation.read_eval import build_world, load_eval_set, scenario_caller, scenario_request, seed_memories
@@ -238,3 +239,16 @@ def test_a_damaged_index_is_not_used_and_fails_no_read(world, make_memory, caplo
             computed = _alice_read(world)
         assert computed.result.items and computed.indexed == 0
     assert "not used (" in caplog.text and "ledger" not in caplog.text
+
+
+def test_a_request_the_database_cannot_take_costs_the_read_nothing(world, make_memory, monkeypatch, caplog) -> None:
+    def locked(**kwargs):
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(RetrievalIndexWanted.objects, "get_or_create", locked)
+    _many(world, make_memory, world.demo, "alice")
+    retrieval_index._requested.clear()
+    with caplog.at_level("WARNING", logger="memgov.read"):
+        computed = _alice_read(world)
+    assert computed.result.items and computed.indexed == 0
+    assert "not requested (OperationalError)" in caplog.text and "ledger" not in caplog.text
