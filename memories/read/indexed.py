@@ -22,23 +22,25 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from datetime import datetime
-from typing import Any
 
 import numpy as np
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from governance.vocabulary import Level
-from memories.embedding.vectors import unpack_vector
 from memories.models import Memory, MemoryEmbedding
 from memories.read.features import name_key, term_probe
 from memories.read.index import NO_VECTOR, IndexView
 from memories.read.ranking import RULE_TYPES, Ranking, VectorMatrix, project_mention, query_plan, rank_candidates
-from memories.read.scope import CANDIDATE_LIMIT, ContextCandidate, ReadGrant, memory_context_rows, uuid_text
+from memories.read.scope import (
+    CANDIDATE_LIMIT,
+    ContextCandidate,
+    ReadGrant,
+    SealedOpener,
+    memory_context_rows,
+    uuid_text,
+)
 from memories.read.segment import QueryTerm, query_matcher
-from vault import DecryptionError
-from vault.datakeys import data_key_by_id
-from vault.envelope import NONCE_SIZE, associated_data, key_id_of, nonce_of, open_sealed_with
+from vault.envelope import NONCE_SIZE, nonce_of
 
 _ID, _CONTENT_AT, _UPDATED_AT, _CITED_AT, _VECTOR_AT = (
     ContextCandidate._fields.index(name) for name in ("id", "content", "updated_at", "last_cited_at", "vector")
@@ -46,29 +48,7 @@ _ID, _CONTENT_AT, _UPDATED_AT, _CITED_AT, _VECTOR_AT = (
 _SLUG = re.compile(r"[A-Za-z0-9_-]+")
 
 
-class _Opener:
-    """Opens sealed values of one tenant with a cipher per data key (None: the key was destroyed)."""
-
-    def __init__(self, tenant_id: int) -> None:
-        self.tenant_id = tenant_id
-        self._ciphers: dict[int, AESGCM | None] = {}
-
-    def open(self, blob: bytes, *, model: str, record_id: str, field: str) -> str | None:
-        try:
-            key_id = key_id_of(blob)
-            if key_id not in self._ciphers:
-                key = data_key_by_id(key_id)
-                self._ciphers[key_id] = None if key is None else AESGCM(key)
-            cipher = self._ciphers[key_id]
-            if cipher is None:
-                return None
-            aad = associated_data(model=model, tenant_id=self.tenant_id, record_id=record_id, field=field)
-            return open_sealed_with(cipher, blob, aad=aad)
-        except DecryptionError:
-            return None
-
-
-_MEMORY, _EMBEDDING = Memory._meta.label_lower, MemoryEmbedding._meta.label_lower
+_MEMORY = Memory._meta.label_lower
 
 
 class IndexedCandidates:
@@ -80,7 +60,7 @@ class IndexedCandidates:
         self.tenant_id = grant.tenant_id
         self.model = model
         self.index = index
-        self._opener = _Opener(grant.tenant_id)
+        self._opener = SealedOpener(grant.tenant_id)
         usable = index.model == model
         db = connections[DEFAULT_DB_ALIAS]
         zone = db.timezone
@@ -155,17 +135,9 @@ class IndexedCandidates:
             text = self._opener.open(blob, model=_MEMORY, record_id=record, field="content")
             if text is None:
                 continue
-            self._opened[i] = (text, self._vector(record, vector))
+            sealed_vector = None if vector is None or not self.model else bytes(vector)
+            self._opened[i] = (text, self._opener.vector(sealed_vector, record_id=record))
             self.candidates[i] = self.candidates[i]._replace(content=text)
-
-    def _vector(self, record: str, sealed: Any) -> np.ndarray | None:
-        if sealed is None or not self.model:
-            return None
-        packed = self._opener.open(bytes(sealed), model=_EMBEDDING, record_id=record, field="vector")
-        try:
-            return None if packed is None else unpack_vector(packed)
-        except ValueError:  # not a vector (a damaged row): ranked without one, as open_vectors does
-            return None
 
     def counts(self, terms: tuple[QueryTerm, ...]) -> tuple[np.ndarray, list[float]]:
         """Each term's count in each candidate (terms × candidates) and each candidate's length."""
