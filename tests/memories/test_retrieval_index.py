@@ -252,3 +252,24 @@ def test_a_request_the_database_cannot_take_costs_the_read_nothing(world, make_m
         computed = _alice_read(world)
     assert computed.result.items and computed.indexed == 0
     assert "not requested (OperationalError)" in caplog.text and "ledger" not in caplog.text
+
+
+def test_a_process_asks_for_the_same_index_at_most_once_a_minute(world, make_memory, monkeypatch) -> None:
+    _many(world, make_memory, world.demo, "alice")
+    retrieval_index._requested.clear()
+    asked: list[str] = []
+    real = RetrievalIndexWanted.objects.get_or_create
+
+    def counted(**kwargs):
+        asked.append(kwargs["owner"])
+        return real(**kwargs)
+
+    monkeypatch.setattr(RetrievalIndexWanted.objects, "get_or_create", counted)
+    clock = [1000.0]
+    monkeypatch.setattr(retrieval_index.time, "monotonic", lambda: clock[0])
+    for _ in range(3):
+        _alice_read(world)
+    assert asked == ["alice"]
+    clock[0] += retrieval_index.REQUEST_EVERY_S
+    _alice_read(world)
+    assert asked == ["alice", "alice"]
