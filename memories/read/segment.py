@@ -9,20 +9,16 @@ i.e. ~10 ms for a subject's hundred memories, which is the whole latency budget 
 the query's words (jieba's search mode also yields the parts of long compounds) finds the same
 words, and a compound's parts besides.
 
-jieba is loaded once per process, quietly, from the dictionary shipped with the package; its cache
-file lives in MEMGOV_VAR_DIR rather than the shared /tmp (jieba ``marshal.load``\\s that file).
+jieba's dictionary (the one shipped with the package) is a table mapped from MEMGOV_VAR_DIR, shared by
+every process of the machine (:mod:`memories.read.word_table`).
 """
 
 from __future__ import annotations
 
-import logging
 import re
 import threading
-import warnings
 from dataclasses import dataclass
 from typing import Any
-
-from django.conf import settings
 
 # CJK ideographs (with extension A and compatibility ideographs) and Japanese kana.
 CJK_CHARS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff"
@@ -57,20 +53,15 @@ _jieba: Any = None
 
 
 def jieba_tokenizer() -> Any:
-    """The process's jieba tokenizer, loaded on first use (about a second; later calls are free)."""
+    """The process's jieba tokenizer on the mapped dictionary (:mod:`memories.read.word_table`), opened on
+    first use (milliseconds once the machine has built the table; later calls are free)."""
     global _jieba
     if _jieba is None:
         with _jieba_lock:
             if _jieba is None:
-                with warnings.catch_warnings():  # its modules have invalid escapes (compile-time warnings)
-                    warnings.simplefilter("ignore")
-                    import jieba
+                from memories.read.word_table import tokenizer
 
-                jieba.setLogLevel(logging.WARNING)  # it announces loading on stderr otherwise
-                tokenizer = jieba.Tokenizer()
-                tokenizer.tmp_dir = str(settings.VAR_DIR)
-                tokenizer.initialize()
-                _jieba = tokenizer
+                _jieba = tokenizer()
     return _jieba
 
 
