@@ -54,13 +54,27 @@ _VOCATIVE = compile_any(
         "如果你是(?:大模型|ai|人工智能|智能体|助手|语言模型|机器人)",
     ),
 )
-# Content asking to be written into the assistant's memory (from outside, an injection by itself).
+# Content asking to be written into the assistant's memory (from outside, an injection by itself): a
+# memory verb aimed at a memory, or given as an order — as a label ("Remember:", "存一下："), on "this" or
+# "the following", or with its Chinese result or aspect ending (记下来, 记着, 记住, 存起来).
+_MEMORY_VERB_EN = "(?:remember|memori[sz]e|save|store|note down|write down|record|keep)"
 _MEMORY_WRITE = compile_any(
     en(
         "(?:save|store|write|add|put|keep|remember)\\w*(?: [\\w'\"-]+){0,10}? (?:(?:in|into|to) (?:your |the )?"
         "(?:long-term )?memory|memory that|permanently)",
+        "(?:remember|memori[sz]e)\\s*[:：]",
+        f"{_MEMORY_VERB_EN} (?:this|that|it)\\s*[:：]",
+        f"{_MEMORY_VERB_EN} (?:this|the following)(?: (?:note|rule|fact|line|preference|instruction))?"
+        "(?= *(?:[:：,，;.!—-]|and\\b|$))",
+        "(?:in|into|to) (?:your|(?:the )?(?:assistant|agent|ai|bot)'?s?) (?:[\\w-]+ )?memory\\b",
     ),
-    zh("(?:写入|存进|存入|加入|保存到|记进|放进)(?:你的)?(?:长期)?记忆", "(?:须|请|要)记住"),
+    zh(
+        "(?:写入|存进|存入|加入|保存到|记进|放进)(?:你的)?(?:长期)?记忆",
+        "(?:须|请|要)记住",
+        "记忆(?:库)?(?:里|中)(?:写|存|加|记)",
+        "(?:记住|记下来?|记着|记一下|记好|存一下|存下来?|存起来|保存一下|保存下来|保存|写一条)"
+        "(?:这条|这个|这句|这些|以下|下面(?:这条|的)?)?\\s*[:：,，]",
+    ),
 )
 
 
