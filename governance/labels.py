@@ -179,6 +179,7 @@ AUDIT_REASON_LABELS: dict[str, Promise] = {
     "too_sensitive_for_long_term": _("too sensitive to keep long-term"),
     "transient": _("only relevant for now"),
     "low_confidence": _("not sure enough"),
+    "unread_language": _("in a language the gate can't check"),
     "explicit_request": _("asked for by the person"),
     "short_lived": _("kept for the session or task"),
     "session_scoped": _("kept in session or task scope"),

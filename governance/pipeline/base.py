@@ -78,6 +78,17 @@ class Candidate:
         return readings_of(self.screened, self.decoded)
 
     @cached_property
+    def unread_language(self) -> str | None:
+        """The language of the first passage the gate doesn't read (:mod:`governance.pipeline.language`),
+        or None when it reads all of it. Told from the letters as written, not from ``screened``, whose
+        ASCII folding would erase the accents that tell languages apart."""
+        from governance.pipeline.language import unread_language
+        from governance.pipeline.lexicons.text import prepare
+        from governance.pipeline.screen import unhidden
+
+        return unread_language(prepare(unhidden(self.content)))
+
+    @cached_property
     def aspects(self) -> Mapping[str, Any]:
         """What the content says about each aspect (format, language, …): parsed once, read by the
         classify and dedup stages (values are ``lexicons.conflict.AspectValues``)."""

@@ -30,6 +30,7 @@ Short-term scope (session, task):
 from __future__ import annotations
 
 from governance.pipeline.base import Stop, WriteContext
+from governance.pipeline.language import unread_stop
 from governance.pipeline.lexicons.conflict import has_style_aspect
 from governance.pipeline.lexicons.intent import behavioural_instruction, names_work_convention
 from governance.pipeline.reasons import ReasonCode
@@ -76,6 +77,10 @@ def _long_term(ctx: WriteContext) -> WriteContext:
                 "This is a passing or one-off detail, not something to remember long-term.",
             )
         )
+    if candidate.unread_language:
+        # The gate's checks for instructions read English and Chinese; it keeps nothing long-term it
+        # couldn't check. The agent can restate the memory in one of them.
+        raise unread_stop(ctx, candidate.unread_language)
     source = candidate.source_type
     if source in EXPLICIT_SOURCES:
         return _save(ctx, ReasonCode.EXPLICIT_REQUEST, "The user asked for this to be remembered.")

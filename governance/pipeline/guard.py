@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from governance.pipeline.base import Candidate, Scope, Stop, WriteContext
 from governance.pipeline.injection_model import THRESHOLD, injection_score
+from governance.pipeline.language import unread_stop
 from governance.pipeline.lexicons.audit_only import find_audit_only_fact
 from governance.pipeline.lexicons.directive import addresses_assistant, is_directive, standing
 from governance.pipeline.lexicons.intent import (
@@ -102,6 +103,9 @@ class GuardStage:
                     f"Content from {candidate.source_type} may only be kept as a short-lived task reference.",
                 )
             )
+        if candidate.source_type in UNTRUSTED_SOURCES and candidate.unread_language:
+            # Rule 4 reads untrusted content for instructions; in a language it can't read, it can't.
+            raise unread_stop(ctx, candidate.unread_language)
 
         fact = find_audit_only_fact(candidate.screened)
         if fact:

@@ -19,6 +19,8 @@ class ReasonCode(StrEnum):
     TOO_SENSITIVE_FOR_LONG_TERM = "too_sensitive_for_long_term"  # rule 8
     TRANSIENT = "transient"  # rule 9
     LOW_CONFIDENCE = "low_confidence"  # rule 10
+    # rules 4 and 10: a passage in a language the gate doesn't read (untrusted content, or long-term memory)
+    UNREAD_LANGUAGE = "unread_language"
     # save
     EXPLICIT_REQUEST = "explicit_request"  # rule 10: the person asked for or confirmed it
     SHORT_LIVED = "short_lived"  # rules 9 and 11: session/task memory with the type's TTL

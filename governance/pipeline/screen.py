@@ -130,9 +130,11 @@ def _join_spaced(match: re.Match[str]) -> str:
     return match.group(0).replace(match.group(2), "")
 
 
-def screen(text: str) -> str:
-    """``text`` as a reader sees it: entities decoded, NFKC, invisibles dropped, look-alikes folded to
-    ASCII, traditional Chinese simplified, spaced-out letters and digits joined. Case is kept."""
+def unhidden(text: str) -> str:
+    """``text`` with what hides it from a reader undone — entities decoded, terminal escapes and control
+    characters dropped, tag characters spelled out, NFKC, invisibles dropped — and its letters as
+    written: the first half of :func:`screen`, and what the language of a passage is told from
+    (folding ``für`` to ``fur`` would hide that it is German)."""
     if "&" in text:
         text = _ENTITY.sub(lambda m: html.unescape(m.group(0)), text)
     if "\x1b" in text or not text.isprintable():
@@ -140,10 +142,17 @@ def screen(text: str) -> str:
     if not text.isascii():
         text = _TAGS.sub(lambda m: " " + m.group(0).translate(_TAG_TO_ASCII), text)
         text = _invisible_re().sub("", unicodedata.normalize("NFKC", text))
-        if not text.isascii():
-            text = _WORD.sub(_fold_word, text)
-            if _CJK.search(text):
-                text = _t2s().convert(text)
+    return text
+
+
+def screen(text: str) -> str:
+    """``text`` as a reader sees it: :func:`unhidden`, then look-alikes folded to ASCII, traditional
+    Chinese simplified, spaced-out letters and digits joined. Case is kept."""
+    text = unhidden(text)
+    if not text.isascii():
+        text = _WORD.sub(_fold_word, text)
+        if _CJK.search(text):
+            text = _t2s().convert(text)
     if " " in text or "-" in text or "." in text:
         text = _SPACED_RUN.sub(_join_spaced, text)
         if _CJK.search(text):

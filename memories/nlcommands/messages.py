@@ -90,11 +90,13 @@ def reason_text(code: str, fallback: str = "") -> str:
         "session_opt_out": _("you asked not to save this session."),
         "restricted_data": _("it contains data that is never stored (secrets, id or card numbers, diagnoses)."),
         "policy_override": _("it tries to change safety or approval rules."),
+        "injection_classifier": _("it tries to change safety or approval rules."),
         "untrusted_source": _("it comes from an untrusted source."),
         "audit_only": _("it is a fact for the audit log, not a memory."),
         "not_authorized": _("only an administrator may set rules for everyone."),
         "too_sensitive_for_long_term": _("it is too sensitive to keep long-term."),
         "transient": _("it is only relevant for now."),
         "low_confidence": _("the agent was not sure enough."),
+        "unread_language": _("memories are checked in English and Chinese only; say it in one of them."),
     }
     return texts.get(code, fallback or code)
