@@ -4,14 +4,17 @@ When the candidate names no type, it is inferred from the content, the source an
 (:func:`lexicons.types.infer_type`). A given type is kept: the agent may know more than the text
 shows. If the content clearly points elsewhere, a note records it for reviewers; it never rejects.
 
-Transient content (a passing mood, small talk, a one-off detail, "only for this task") is
-annotated ``transient=True``; the confirmation stage decides what that means for the scope.
+Transient content (a passing mood, small talk, a one-off detail, "only for this task", a question or a
+request for this turn: :mod:`lexicons.turn_requests`) is annotated ``transient=True``; the confirmation
+stage decides what that means for the scope.
 """
 
 from __future__ import annotations
 
 from governance.pipeline.base import WriteContext
+from governance.pipeline.lexicons.text import prepare
 from governance.pipeline.lexicons.transient import transient_cue
+from governance.pipeline.lexicons.turn_requests import request_for_now
 from governance.pipeline.lexicons.types import infer_type
 from governance.vocabulary import MemoryType
 
@@ -48,6 +51,8 @@ class ClassifyStage:
             ):
                 notes.append(f"type {memory_type} given, content looks like {guess.type} ({guess.cue})")
         cue = transient_cue(candidate.screened)
+        if cue is None and request_for_now(prepare(candidate.screened)):
+            cue = "request for now"
         if cue:
             notes.append(f"transient: {cue}")
         return ctx.with_(type=memory_type, transient=cue is not None, notes=tuple(notes))

@@ -1,0 +1,71 @@
+"""Rule 9: a question or a request for this turn is not a memory (lexicons/turn_requests.py).
+
+Each request for now is paired with a standing request or a statement of the same shape that must stay a
+memory: the pairs fail if the check is removed, and if it is widened into the standing forms."""
+
+import pytest
+
+from governance.pipeline import run_pipeline
+from governance.pipeline.lexicons.text import prepare
+from governance.pipeline.lexicons.turn_requests import request_for_now
+from governance.pipeline.testing import make_context
+
+REQUESTS_FOR_NOW = [
+    "What is the capital of Australia?",
+    "How do I reset a router to factory settings",
+    "Remember this: why does my build fail on Mondays?",
+    "Can you summarize the plot of Hamlet?",
+    "Write a limerick about a tired database.",
+    "Please give me three ideas for a team offsite.",
+    "Tell me the fastest way to learn Rust.",
+    "Explain how TLS certificate pinning works.",
+    "Give me step-by-step instructions for repotting a cactus.",
+    "Translate this paragraph into Spanish.",
+    "如何在家里做酸奶？",
+    "帮我写一个快速排序的 Python 函数。",
+    "告诉我怎么把照片转成 PDF",
+    "请问明天北京会下雨吗",
+    "给我推荐三本科幻小说。",
+]
+
+STANDING_OR_STATEMENTS = [
+    "Can you always answer in English?",
+    "Write commit messages in the imperative mood.",
+    "Explain things simply, I'm new to this.",
+    "Give me short answers.",
+    "Tell me if my code has security issues.",
+    "What I care about most is readable code.",
+    "How I like my reports: short, with a table.",
+    "Who to contact for billing: Anna.",
+    "What is my role? I lead the data team.",
+    "When you write a summary, give me three bullet points.",
+    "回答都用中文。",
+    "帮我写代码时加上注释。",
+    "以后告诉我怎么做之前先列出步骤。",
+    "我叫什么不重要，叫我小王就行。",
+    "写邮件的时候用正式的语气。",
+]
+
+
+@pytest.mark.parametrize("text", REQUESTS_FOR_NOW)
+def test_a_question_or_a_request_for_now_is_not_kept_long_term(text):
+    assert request_for_now(prepare(text))
+    decision = run_pipeline(make_context(text, level="user", source_type="explicit_user_request"))
+    assert (decision.kind, decision.reason_code) == ("reject", "transient")
+
+
+@pytest.mark.parametrize("text", STANDING_OR_STATEMENTS)
+def test_a_standing_request_or_a_statement_is_still_a_memory(text):
+    assert not request_for_now(prepare(text))
+    decision = run_pipeline(make_context(text, level="user", source_type="explicit_user_request"))
+    assert decision.reason_code != "transient"
+
+
+def test_a_request_for_now_may_live_as_long_as_its_session():
+    ctx = make_context(REQUESTS_FOR_NOW[0], type="temporary_context", level="session")
+    assert run_pipeline(ctx).kind == "save"
+
+
+def test_a_question_followed_by_a_statement_is_judged_as_a_whole():
+    text = "How do we deploy? Run make deploy from the release branch."
+    assert not request_for_now(prepare(text))
