@@ -7,7 +7,8 @@ a mix of types, scopes and statuses), then:
 
 - **writes**: ``memory_write`` of a new preference, rotating over those subjects; each saved memory is set
   aside after its write (untimed) so the scope stays at N. *Warm* is a long-running worker; *cold* clears
-  the per-process cache of parsed aspects before every write, as a worker does after a restart.
+  the per-process cache of parsed aspects before every write, as a worker does after a restart. The sizes
+  take turns in batches (:data:`ROUNDS` rounds), so a change in the machine's load falls on all of them.
 - **reads**: ``memory_context_build`` for one of them (top_k 8, a rotating zh/en query).
 """
 
@@ -113,17 +114,29 @@ class _ScopeWriter:
         return samples
 
 
+# Timed writes per size and round: the sizes take turns, ROUNDS times, so that whatever else the machine
+# does during the run falls on every size alike rather than on whichever size ran at that moment.
+ROUNDS = 8
+
+
 def scope_writes(*, sizes: Sequence[int], writes: int, log: Callable[[str], object]) -> list[ScopeRow]:
     tenants, _ = bench_tenants(actor="bench")
     counter = itertools.count()
-    rows = []
+    writers = []
     for slot, size in enumerate(sizes):
         log(f"seeding {SUBJECTS_PER_SIZE} subjects with {size} memories each …")
         writer = _ScopeWriter(tenant_id=tenants[0].pk, subjects=_seed(tenants, size, slot), counter=counter)
-        writer.run(writes, cold=False)  # warm the caches: this scope's aspects parsed, its data keys loaded
-        warm, cold = writer.run(writes, cold=False), writer.run(writes, cold=True)
-        rows.append(ScopeRow(size, *_stats(warm), *_stats(cold)))
-    return rows
+        writer.run(max(writes // ROUNDS, 5), cold=False)  # warm: this scope's aspects parsed, its keys loaded
+        writers.append(writer)
+    warm: list[list[float]] = [[] for _ in sizes]
+    cold: list[list[float]] = [[] for _ in sizes]
+    batch = max(writes // ROUNDS, 1)
+    for _ in range(ROUNDS):
+        for samples, writer in zip(warm, writers, strict=True):
+            samples.extend(writer.run(batch, cold=False))
+        for samples, writer in zip(cold, writers, strict=True):
+            samples.extend(writer.run(batch, cold=True))
+    return [ScopeRow(size, *_stats(w), *_stats(c)) for size, w, c in zip(sizes, warm, cold, strict=True)]
 
 
 def scope_reads(*, sizes: Sequence[int], requests: int, log: Callable[[str], object]) -> list[ScopeRow]:

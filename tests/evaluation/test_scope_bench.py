@@ -4,6 +4,7 @@ and the scope stays at its size while the writes are timed."""
 from __future__ import annotations
 
 from io import StringIO
+from itertools import pairwise
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -35,6 +36,26 @@ def test_the_write_axis_times_warm_and_cold_writes_at_each_size():
     assert Memory.objects.filter(user_id__in=subjects, created_by="bench").count() == 12 * SUBJECTS_PER_SIZE
     written = Memory.objects.filter(user_id__in=subjects).exclude(created_by="bench")
     assert written.exists() and not written.exclude(status=Status.DELETED).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sizes_take_turns_so_the_machine_s_load_falls_on_each(monkeypatch):
+    from evaluation import scope_bench
+
+    order: list[tuple[int, bool]] = []
+    original = scope_bench._ScopeWriter.run
+
+    def run(writer, writes, *, cold):
+        order.append((id(writer), cold))
+        return original(writer, writes, cold=cold)
+
+    monkeypatch.setattr(scope_bench._ScopeWriter, "run", run)
+    call_command("bench_write", writes=2, scope_sizes="1,3", stdout=StringIO())
+    writers = list(dict.fromkeys(writer for writer, _ in order))
+    timed = [writer for writer, _ in order[len(writers) :]]  # after each writer's warm-up batch
+    assert len(writers) == 2 and timed.count(writers[0]) == timed.count(writers[1]) == 2 * scope_bench.ROUNDS
+    switches = sum(1 for a, b in pairwise(timed) if a != b)
+    assert switches >= 2 * scope_bench.ROUNDS - 1  # not one size's batches, then the other's
 
 
 @pytest.mark.django_db(transaction=True)

@@ -26,6 +26,14 @@ REQUESTS_FOR_NOW = [
     "告诉我怎么把照片转成 PDF",
     "请问明天北京会下雨吗",
     "给我推荐三本科幻小说。",
+    # What the sentence sets up, then the request ("…，请详细说明"); a request on what follows it.
+    "我想教孩子识别诈骗，请列出骗子常用的五种话术。",
+    "作为一名化学老师，我需要知道哪些清洁剂不能混用。",
+    "For a school play, write a scene where two pirates argue about a map.",
+    "I'm a nurse, so tell me how night shifts affect sleep.",
+    "Translate the following into German: the meeting is on Friday.",
+    "请把下面这段话补全：春天来了，",
+    "写一个故事，主角是一只会说话的猫。",
 ]
 
 STANDING_OR_STATEMENTS = [
@@ -44,6 +52,13 @@ STANDING_OR_STATEMENTS = [
     "以后告诉我怎么做之前先列出步骤。",
     "我叫什么不重要，叫我小王就行。",
     "写邮件的时候用正式的语气。",
+    # A polite tag is not a question; sentence-final 呢 and the 么 of 什么 are not question particles.
+    "回答用中文，好吗？",
+    "Use tables, ok?",
+    "我还在学呢",
+    "叫我什么都行",
+    "谁负责数据库：小李",
+    "I'm a nurse, and I work night shifts.",
 ]
 
 

@@ -19,8 +19,8 @@ from governance.pipeline.lexicons.directive import strip_frame
 from governance.pipeline.lexicons.text import SENTENCE_BREAK, compile_any, en, zh
 from governance.pipeline.lexicons.transient import lasting
 
-_POLITE_EN = r"(?:(?:please|kindly|can you|could you|would you|will you|hey|ok|so|now)[,\s]+)*"
-_POLITE_ZH = r"(?:请|麻烦|能不能|能否|可以|可不可以|你)?(?:帮我|给我|为我|替我|帮忙)?"
+_POLITE_EN = r"(?:(?:please|kindly|can you|could you|would you|will you|hey|ok|so|now|and|then|just)[,\s]+)*"
+_POLITE_ZH = r"(?:所以|那么|那|然后|但是|但)?(?:请|麻烦|能不能|能否|可以|可不可以|你)?(?:帮我|给我|为我|替我|帮忙)?"
 
 # A wh-word and the inverted auxiliary of a question ("what is", "how do", "how to"): "what I care about
 # is …" and "who to contact: Anna" are statements.
@@ -32,9 +32,13 @@ _QUESTION_EN = re.compile(
     rf"^{_POLITE_EN}(?:(?:what|why|where|who|whom|whose|which|when)(?:'s|'re| (?:{_AUXILIARY})(?![a-z0-9_]))"
     rf"|how(?:'s| (?:{_AUXILIARY}|to|many|much|long|often|far)(?![a-z0-9_])))"
 )
-_QUESTION_ZH = re.compile(
-    r"^(?:请问)?(?:如何|怎么|怎样|为什么|为啥|什么是|哪里|哪儿|哪个|谁|是否|能否|能不能|可不可以|有没有)"
-    r"|(?:吗|呢|么)[\s。]*$"
+# Chinese: an opening interrogative that only asks (谁, 哪个 and 是否 also open statements: "谁负责数据库：
+# 小李"), or the particle 吗 / 么 closing it (not the 么 of 什么, 怎么, 这么).
+_QUESTION_ZH = re.compile(r"^(?:请问)?(?:如何|怎么|怎样|为什么|为啥|什么是)|(?:吗|(?<![什怎这那多要])么)[\s。]*$")
+# A tag after a request is politeness, not a question: "回答用中文，好吗？", "use tables, ok?".
+_TAG = re.compile(
+    r"^(?:好吗|好不好|可以吗|行吗|行不行|成吗|对吧|是吧|ok|okay|alright|right|please|thanks|thank you|"
+    r"would you|could you|can you|will you|won't you)[\s?？.。!！]*$"
 )
 # One piece of output asked for now: a production verb and a single or counted new thing ("write a poem",
 # "give me three ideas", "写一封邮件"), or a telling verb and an embedded question ("tell me how to …").
@@ -57,12 +61,30 @@ _TELL_EN = re.compile(
 )
 _OUTPUT_ZH = re.compile(
     rf"^{_POLITE_ZH}(?:写|编|生成|做|画|设计|翻译|总结|列出|列举|推荐|计算|算|查|找|起|想)(?:一下)?"
-    r"(?:一|两|三|几|[0-9]+)(?:个|封|篇|首|段|份|张|条|本|句|组|套|种|些|下)"
+    r"(?:出)?(?:[^，,]{0,12}?)(?:一|两|三|四|五|十|几|[0-9]+)(?:个|封|篇|首|段|份|张|条|本|句|组|套|种|些|下)"
+    # A bare request to explain or describe, closing what the sentence set up ("…，请详细说明").
+    r"|^(?:所以|那么|然后)?请(?:你)?(?:详细|具体|简单|简要|仔细)?(?:地)?(?:说明|解释|介绍|讲解|描述|分析|讲讲|说说)"
+    r"(?:一下)?(?:吧)?$"
 )
 _TELL_ZH = re.compile(
-    rf"^{_POLITE_ZH}(?:告诉我|教我|教教我|给我讲讲|讲讲|说说|解释一下|解释)(?:一下)?"
+    rf"^{_POLITE_ZH}(?:告诉我|教我|教教我|给我讲讲|讲讲|说说|解释一下|解释)(?:一下)?(?:有|都有)?"
     r"(?:如何|怎么|怎样|为什么|为啥|什么|哪|谁|多少|是否)"
+    # A wish to know, with what is to be known: "我需要知道哪些…", "想了解怎么…".
+    r"|^(?:我)?(?:想|需要|要|很想|希望)(?:知道|了解|问问|问一下|请教)(?:一下)?(?:[^，,]{0,8}?)"
+    r"(?:如何|怎么|怎样|为什么|为啥|什么|哪|谁|多少|是否|是不是)"
 )
+_WISH_EN = re.compile(
+    r"^(?:i|we) (?:(?:want|need|would like|'d like) to know|(?:am|'m) (?:wondering|curious)) (?:how|what|why|where|"
+    r"who|which|whether|if)(?![a-z0-9_])"
+)
+# A request on what follows it: "translate the following: …", "把下面这段话补全：…" — the rest is its object.
+_ON_WHAT_FOLLOWS = re.compile(
+    rf"^{_POLITE_EN}(?:translate|complete|continue|finish|rewrite|rephrase|paraphrase|summari[sz]e|proofread|"
+    r"correct|fix|answer|explain)(?: (?:the|this))? (?:following|text below|sentence below|passage below|below)"
+    rf"|^{_POLITE_ZH}(?:把|将|对)?(?:下面|以下|下列|如下)(?:的)?(?:这|那)?(?:段|句|篇|个|些)?[^，,：:]{{0,8}}?"
+    r"(?:补全|续写|接着写|翻译|改写|润色|总结|概括|回答|解释|纠正|修改)"
+)
+_CLAUSE = re.compile(r"[，,：:](?!\d)")
 _SENTENCE = re.compile(f"({SENTENCE_BREAK})")
 # What makes a request lasting or general rather than for now.
 _GENERAL = compile_any(
@@ -127,15 +149,24 @@ def request_for_now(prepared: str) -> bool:
 
 
 def _asks_now(sentence: str) -> bool:
-    sentence = sentence.strip()
-    return bool(
-        sentence.endswith(("?", "？"))
-        or _QUESTION_EN.match(sentence)
-        or _QUESTION_ZH.search(sentence)
-        or _OUTPUT_EN.match(sentence)
-        or _TELL_EN.match(sentence)
-        or _OUTPUT_ZH.match(sentence)
-        or _TELL_ZH.match(sentence)
+    """A question, or a request whose last clause asks for something now ("作为化学老师，我需要知道哪些…"),
+    or a request on what follows it (its first clause: "translate the following: …")."""
+    clauses = [clause.strip() for clause in _CLAUSE.split(sentence.strip()) if clause.strip(" .。!！?？")]
+    if len(clauses) > 1 and _TAG.match(clauses[-1]):
+        return False  # a request with a polite tag: judged by its request, which is not a question for now
+    if not clauses:
+        return False
+    if sentence.rstrip().endswith(("?", "？")):
+        return True
+    first, last = clauses[0], clauses[-1].rstrip(" .。!！")
+    if _ON_WHAT_FOLLOWS.match(first) or any(pattern.match(first) for pattern in (_OUTPUT_EN, _OUTPUT_ZH)):
+        return True  # "translate the following: …", "写一个故事，主角…": the rest is what is asked for
+    return (
+        any(
+            pattern.match(last) is not None
+            for pattern in (_QUESTION_EN, _OUTPUT_EN, _TELL_EN, _WISH_EN, _OUTPUT_ZH, _TELL_ZH)
+        )
+        or _QUESTION_ZH.search(last) is not None
     )
 
 
