@@ -66,12 +66,17 @@ def parse_sizes(text: str) -> list[int]:
 
 
 def _seed(tenants: list[Tenant], size: int, slot: int) -> list[str]:
-    """SUBJECTS_PER_SIZE subjects of the first tenant (even indexes), each with ``size`` memories."""
-    subjects = []
-    for k in range(SUBJECTS_PER_SIZE):
-        index = FIRST_INDEX + 2 * (slot * SUBJECTS_PER_SIZE + k)
+    """SUBJECTS_PER_SIZE subjects of the first tenant (even indexes), each with ``size`` memories. A database
+    where they already hold memories (an earlier run) would measure other sizes than asked: refused."""
+    indexes = [FIRST_INDEX + 2 * (slot * SUBJECTS_PER_SIZE + k) for k in range(SUBJECTS_PER_SIZE)]
+    subjects = [user_id_for(index) for index in indexes]
+    if Memory.objects.filter(tenant=tenants[0], user_id__in=subjects).exists():
+        raise ValueError(
+            "--scope-sizes: this database already holds the subjects of an earlier run, so their scopes would "
+            "not be the sizes asked for; run it on a fresh scratch database"
+        )
+    for index in indexes:
         bench_seed(tenants, first_user=index, last_user=index + 1, per_user=size, shared=False, sink=lambda _: None)
-        subjects.append(user_id_for(index))
     return subjects
 
 

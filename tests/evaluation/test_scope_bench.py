@@ -67,6 +67,13 @@ def test_the_read_axis_prints_a_row_per_size():
     assert "indexed" in out.getvalue()
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_second_run_on_the_same_database_is_refused_rather_than_measuring_other_sizes():
+    call_command("bench_write", writes=1, scope_sizes="2", stdout=StringIO())
+    with pytest.raises(CommandError, match="fresh scratch database"):
+        call_command("bench_read", requests=1, scope_sizes="2", stdout=StringIO())
+
+
 @pytest.mark.django_db
 def test_bad_sizes_are_refused_with_what_to_type():
     with pytest.raises(CommandError, match="numbers separated by commas"):

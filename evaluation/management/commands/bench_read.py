@@ -197,7 +197,10 @@ class Command(BaseCommand):
             f"database: {connection.vendor}; {requests} timed reads per size; "
             f"this machine runs sum(range(1000)) in {python_speed():.1f} µs"
         )
-        rows = scope_reads(sizes=sizes, requests=requests, log=self.stderr.write)
+        try:
+            rows = scope_reads(sizes=sizes, requests=requests, log=self.stderr.write)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
         self.stdout.write("\n".join(scope_table(rows, what="memory_context_build")))
 
     def _print_table(self, rows: list[dict[str, Any]], *, subject: str, per_user: int, langgraph: bool) -> None:

@@ -85,7 +85,10 @@ class Command(BaseCommand):
             f"database: {connection.vendor}; {writes} timed writes per cell; "
             f"this machine runs sum(range(1000)) in {python_speed():.1f} µs"
         )
-        rows = scope_writes(sizes=chosen, writes=writes, log=self.stderr.write)
+        try:
+            rows = scope_writes(sizes=chosen, writes=writes, log=self.stderr.write)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
         self.stdout.write("\n".join(scope_table(rows, what="memory_write")))
 
     def _run(self, *, writes: int, sizes: str) -> None:
