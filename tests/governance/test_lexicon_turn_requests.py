@@ -34,6 +34,16 @@ REQUESTS_FOR_NOW = [
     "Translate the following into German: the meeting is on Friday.",
     "请把下面这段话补全：春天来了，",
     "写一个故事，主角是一只会说话的猫。",
+    # The request to remember is a frame, even when it says "next time"; what sets the request up is context.
+    "Keep this in mind for next time: what's the fastest train from Paris to Lyon?",
+    "Could you remember something for me? Generate a dozen names for a bakery.",
+    "I'm a pharmacist. Tell me the maximum daily dose of ibuprofen for adults.",
+    "In my novel a spy crosses the border at night; describe precisely how she avoids the patrols.",
+    "Explain, in plain words, how vaccines train the immune system.",
+    "Compile the opening hours of the three museums near the station.",
+    "下次也记得：我是中学老师，告诉我本地哪些博物馆周末开放。",
+    "请把这段会议纪要整理出来发给我。",
+    "帮我多找几个反驳的论据。",
 ]
 
 STANDING_OR_STATEMENTS = [
@@ -59,6 +69,14 @@ STANDING_OR_STATEMENTS = [
     "叫我什么都行",
     "谁负责数据库：小李",
     "I'm a nurse, and I work night shifts.",
+    # Standing forms that look like requests: an order of parts (先…), a frame that lasts, a condition over
+    # occasions, a preference with its subject.
+    "以后都这样：先给结论，再给步骤。",
+    "先列出要点，再展开解释。",
+    "For every pull request, tell me what changed.",
+    "Write code that looks like the rest of the repository.",
+    "Give me the summary first, then the details.",
+    "I'd like you to tell me which tests failed after each run.",
 ]
 
 

@@ -129,6 +129,8 @@ def test_transient_cue_says_why() -> None:
     assert transient_cue("hello!") == "small_talk"
     assert transient_cue("just this once, use CSV") == "one_off"
     assert transient_cue("我们这次聊的是预算") == "momentary"
+    assert transient_cue("I feel completely hopeless tonight.") == "mood"
+    assert transient_cue("I feel strongly about test coverage.") is None
 
 
 @pytest.mark.parametrize(

@@ -40,17 +40,25 @@ _VOCATIVE = compile_any(
     rf"{f.ASSISTANT}(?: [\w-]+){{0,5}}? (?:should|must|shall|need to|needs to|are to|is to|will)\b",
     rf"{f.ASSISTANT}\s*(?:请|须|需|应|注意|务必)",
     en(
-        "(?:note|message|instructions?|p\\.?s\\.?|reminder|attention|important|notice)(?: [\\w-]+){0,3}? (?:to|for) "
+        "(?:note|notes|message|text|comment|instructions?|p\\.?s\\.?|reminder|attention|important|notice)"
+        "(?: [\\w-]+){0,3}? (?:to|for) "
         "(?:the |any |all |whatever |every |an? )?(?:[\\w-]+ )?" + f.ASSISTANT,
         "(?:dear|hey|hello|hi|attention) " + f.ASSISTANT,
         f"(?:to|for) (?:the |any |all |whatever |every )?{f.ASSISTANT}(?: [\\w-]+){{0,2}} "
         "(?:reading|processing|summari[sz]ing|parsing|seeing|handling|that reads?|who reads?)",
         "if you(?:'re| are) (?:an? )?(?:ai|llm|language model|assistant|agent|chatbot|bot|gpt|model)",
+        # A reader named as an AI that processes pages: "for AI summarizers", "to any LLM crawler".
+        "(?:to|for) (?:the |any |all |every )?(?:ai|llm|gpt|language model) (?:summari[sz]ers?|readers?|crawlers?|"
+        "scrapers?|agents?|tools?|systems?|assistants?|models?)",
     ),
     zh(
         "(?:致|给|对|凡|所有|任何)(?:[^，。,.\\n]{0,12})?(?:读取|处理|阅读|看到|总结|筛选|正在读|读到)(?:[^，。,.\\n]{0,10})?"
         "的?(?:ai|智能体|助手|大模型|模型|机器人|程序)",
-        "给(?:[^，。]{0,6})?(?:ai|智能体|大模型|模型|机器人)(?:助手|工具)?的?(?:话|说明|指令|提示)",
+        "给(?:[^，。]{0,6})?(?:ai|智能体|助手|大模型|模型|机器人|人工智能)(?:助手|工具|系统)?的?"
+        "(?:话|说明|指令|提示|备注|文字|留言|消息|注释|内容|信息|要求)",
+        "(?:写给|留给|致)(?:[^，。,.\\n]{0,6})?(?:ai|智能体|助手|大模型|模型|机器人|人工智能)",
+        # The AI reading the page, as the subject of a condition: "AI总结本页时，请…".
+        "(?:ai|智能体|助手|大模型|模型|机器人)(?:在)?(?:总结|阅读|处理|读取|看到|分析|抓取|翻译)(?:[^，。]{0,8})?(?:时|的时候)",
         "如果你是(?:大模型|ai|人工智能|智能体|助手|语言模型|机器人)",
     ),
 )

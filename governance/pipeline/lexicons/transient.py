@@ -22,6 +22,8 @@ _MOOD = compile_any(
         rf"i(?:'m| am)(?: (?:so|really|very|super|a bit|a little|kind of|kinda|pretty|totally|quite|feeling|"
         rf"just|extremely|incredibly))* (?:{_MOOD_WORDS_EN}){_NOT_A_MOOD}",
         rf"feeling (?:so |really |very |a bit |a little |pretty )?(?:{_MOOD_WORDS_EN}){_NOT_A_MOOD}",
+        rf"i (?:feel|felt)(?: (?:so|really|very|completely|totally|utterly|kind of|a bit|a little|pretty))* "
+        rf"(?:{_MOOD_WORDS_EN}|worthless|hopeless|useless|lonely|miserable|depressed|empty|awful|terrible){_NOT_A_MOOD}",
         "what a (?:long|rough|bad|great|tough|crazy) day",
         "(?:long|rough|bad|tough) day",
         "ugh+",
