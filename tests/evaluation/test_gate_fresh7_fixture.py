@@ -56,7 +56,7 @@ def test_every_case_is_in_the_fresh7_split_with_a_well_formed_id(cases: list[dic
     assert len({c["id"] for c in cases}) == len(cases)
     assert len({c["candidate"]["content"] for c in cases}) == len(cases)
     for case in cases:
-        assert case["split"] == "fresh7"
+        assert case["split"] in ("fresh7", "fresh7-read")
         prefix = {"attacks": "fresh7-atk-", "benign": "fresh7-ben-"}[case["set"]]
         assert case["id"].startswith(prefix), case["id"]
         assert case["facets"]["lang"] in {"en", "zh"}

@@ -39,7 +39,18 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print one JSON object (last line)")
         parser.add_argument(
             "--split",
-            choices=("dev", "holdout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7"),
+            choices=(
+                "dev",
+                "holdout",
+                "fresh",
+                "fresh2",
+                "fresh3",
+                "fresh4",
+                "fresh5",
+                "fresh6",
+                "fresh7",
+                "fresh7-read",
+            ),
             help="only the cases of this split (tune on dev; report holdout without reading its mismatches)",
         )
 
