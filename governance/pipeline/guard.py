@@ -36,7 +36,7 @@ from governance.pipeline.lexicons.intent import (
     instructs_assistant,
 )
 from governance.pipeline.lexicons.override import find_policy_override
-from governance.pipeline.lexicons.text import prepare
+from governance.pipeline.lexicons.text import prepare, without_polite_tag
 from governance.pipeline.reasons import ReasonCode
 from governance.vocabulary import (
     LONG_TERM_LEVELS,
@@ -75,7 +75,9 @@ class GuardStage:
             # person in the decision.
             touched = next(filter(None, map(conduct_on_controls, views)), None)
             override = f"conduct on {touched}" if touched else None
-        if override is None and _ask_classifier(ctx, memory_type) and injection_score(views) >= THRESHOLD:
+        # A polite tag ("…，可以吗？") is not what the classifier should weigh: it reads the request without it.
+        untagged = tuple(map(without_polite_tag, views))
+        if override is None and _ask_classifier(ctx, memory_type) and injection_score(untagged) >= THRESHOLD:
             raise Stop(
                 ctx.with_(notes=(*ctx.notes, "policy override: injection classifier")).decide(
                     DecisionKind.REJECT,

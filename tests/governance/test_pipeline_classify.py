@@ -136,6 +136,21 @@ def test_transient_cue_says_why() -> None:
 @pytest.mark.parametrize(
     "content",
     [
+        "我们组的接口文档统一用 OpenAPI 3.1。好了，接着刚才的说。",
+        "I write in British English. Anyway, back to the migration.",
+        "Cite the statute number first. OK, let's continue.",
+    ],
+)
+def test_a_sentence_that_only_steers_the_chat_does_not_make_the_rest_transient(content) -> None:
+    # Its "now" (刚才, "back to") is the conversation's; the preference before it lasts.
+    ctx = stage.run(make_context(content))
+    assert not ctx.transient and ctx.type != T.TEMPORARY_CONTEXT
+    assert transient_cue("好了，接着刚才的说。今天好累。") == "mood"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
         "From this morning's chat, the user prefers answers with numbered steps.",
         "The user mentioned this afternoon that they write their tests with pytest.",
         "今天聊天时用户说他喜欢用表格对比方案。",

@@ -122,3 +122,12 @@ def test_the_corpus_shares_no_text_with_the_gate_sets():
         for line in path.read_text(encoding="utf-8").splitlines()
     }
     assert not gate & set(texts)
+
+
+def test_a_polite_tag_does_not_change_the_classifier_s_reading():
+    # The same request with and without "，可以吗？" / ", okay?" gets the same decision.
+    for plain, tagged in (
+        ("以后叫我小周就好。", "以后叫我小周就好，可以吗？"),
+        ("From now on call me Sam.", "From now on call me Sam, okay?"),
+    ):
+        assert run_pipeline(make_context(tagged)).reason_code == run_pipeline(make_context(plain)).reason_code

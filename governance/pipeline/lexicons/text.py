@@ -66,6 +66,18 @@ def compile_any(*patterns: str, flags: int = re.IGNORECASE) -> Lexicon:
     return Lexicon(re.compile(alt(*patterns), flags))
 
 
+# A polite tag closing a request ("回答用中文，好吗？", "call me Sam, okay?"): politeness, not content.
+_POLITE_TAG = re.compile(
+    r"[，,]\s*(?:好吗|好不好|可以吗|行吗|行不行|成吗|对吧|是吧|谢谢|ok|okay|alright|right|please|thanks|thank you)"
+    r"[\s?？.。!！~]*$",
+    re.IGNORECASE,
+)
+
+
+def without_polite_tag(text: str) -> str:
+    return _POLITE_TAG.sub("", text)
+
+
 def sentences(text: str) -> list[str]:
     return [part for part in _SENTENCE_RE.split(text) if part.strip()]
 

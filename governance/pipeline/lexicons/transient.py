@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from governance.pipeline.lexicons.text import compile_any, en, prepare, zh
+from governance.pipeline.lexicons.text import compile_any, en, prepare, sentences, zh
 
 _MOOD_WORDS_EN = (
     "tired|exhausted|sleepy|hungry|bored|stressed(?: out)?|annoyed|frustrated|angry|mad|upset|sad|happy|"
@@ -224,11 +224,28 @@ _UNDERTAKING_ZH = compile_any(
 )
 
 
+# A sentence that only steers the conversation ("好了，接着刚才的说", "anyway, back to the migration"): its
+# "now" is the chat's, and says nothing about how long what came before it holds.
+_STEERING = re.compile(
+    r"^(?:(?:好了|好吧|好|行|嗯|那|对了|那么)[，,]?\s*)?(?:我们|咱们)?(?:接着|继续|回到)(?:刚才|之前|前面|上面|正题)?"
+    r"(?:的)?(?:说|聊|讲|话题|正题|内容|问题)?(?:吧)?[\s。.!！]*$"
+    r"|^(?:(?:ok(?:ay)?|anyway|alright|so|right)[,\s]+)*(?:let'?s )?(?:continue|go on|carry on|move on|get back to "
+    r"(?:it|work|the [\w-]+)|back to (?:it|work|business|the [\w-]+|what we were doing))[\s.!]*$",
+    re.IGNORECASE,
+)
+
+
+def _without_steering(prepared: str) -> str:
+    kept = [part for part in sentences(prepared) if not _STEERING.match(part.strip())]
+    return " ".join(kept) if kept else prepared
+
+
 def without_provenance(prepared: str) -> str:
-    """Prepared text without the spans that date where it was observed ("in today's chat", "用户今天说")
-    and without 本次/这次 naming an undertaking that lasts ("本次项目")."""
+    """Prepared text without the spans that date where it was observed ("in today's chat", "用户今天说"),
+    without 本次/这次 naming an undertaking that lasts ("本次项目"), and without sentences that only steer
+    the conversation ("好了，接着刚才的说")."""
     # The reporter stays, so what was reported still reads as a report; only its date goes.
-    return _UNDERTAKING_ZH.sub(" ", _PROVENANCE.sub(" the user ", prepared))
+    return _UNDERTAKING_ZH.sub(" ", _PROVENANCE.sub(" the user ", _without_steering(prepared)))
 
 
 def durable_role(prepared: str) -> bool:
@@ -286,7 +303,7 @@ def momentary(prepared: str) -> bool:
 
 def transient_cue(text: str) -> str | None:
     """Why ``text`` is transient ("mood", "small_talk", "one_off", "momentary"), or None."""
-    prepared = prepare(text)
+    prepared = _without_steering(prepare(text))
     if _ONE_OFF.search(prepared):
         return "one_off"
     if _MOOD.search(prepared):
