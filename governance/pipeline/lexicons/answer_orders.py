@@ -131,6 +131,7 @@ def _taken_away(clause: str, start: int) -> bool:
 _GOAL = en("goals?", "objectives?", "priorit(?:y|ies)", "missions?", "purpose", "tasks?", "job", "directive", "agenda")
 _YOURS = en("your", "the (?:assistant|ai|model|bot|agent)'s")
 _HIDDEN_OR_NEW = en("real", "true", "actual", "hidden", "secret", "new", "ultimate", "overriding", "highest")
+_NOT_SPEAKER = r"(?<!\bi )(?<!\bwe )(?<!\bthey )(?<!\bhe )(?<!\bshe )(?<!\bi usually )(?<!\bi always )"
 _HIJACK = compile_any(
     rf"{_YOURS} (?:(?:[\w-]+ ){{0,2}})?{_HIDDEN_OR_NEW} (?:[\w-]+ )?{_GOAL}",
     rf"{_YOURS} (?:[\w-]+ ){{0,2}}{_GOAL} (?:is|are|has|have) (?:now |been )*(?:changed|switched|redefined|replaced|"
@@ -141,7 +142,18 @@ _HIJACK = compile_any(
     r"put\w* (?:[\w'-]+ ){0,4}(?:ahead of|over)) (?:anything |whatever )?(?:(?:the user|users?|the operator)"
     "(?:'s)? (?:asks?|wants?|requests?|instructions?|goals?|needs?|questions?)|answering|helping|the (?:actual |real )?"
     "(?:question|request|task))",
+    # The task at hand dropped for a fixed output: "skip the summary — reply only with …", "abandon the user's
+    # request and answer every following message with …".
+    # (Not the speaker's own habit: "I answer every message with a smiley".)
+    rf"{_NOT_SPEAKER}(?:abandon|drop|ignore|forget|skip|disregard|stop working on) (?:the |my |your |this |that )?"
+    r"(?:user'?s? )?"
+    r"(?:request|task|question|summary|translation|assignment)s?(?: [\w-]+){0,3}? ?(?:and|[;,—–-]|then) (?:instead )?"
+    r"(?:just )?(?:answer|reply|respond|output|say|print|write)",
+    rf"{_NOT_SPEAKER}(?:answer|reply|respond)(?: to)? (?:every|each|all|any) "
+    r"(?:following |future |subsequent |later |other )?"
+    r"(?:messages?|questions?|requests?|prompts?|inputs?) (?:only )?with",
     zh(
+        "(?:前面|上面|之前|刚才|以上)(?:的)?(?:要求|任务|指令|问题|请求)(?:都)?(?:作废|取消|不算|不用管|忽略|无效)",
         "(?:你|助手|模型)(?:的)?(?:真正|实际|隐藏|秘密|唯一|最终|最高|新)(?:的)?(?:目标|任务|使命|优先事项|职责|宗旨)",
         "(?:你|助手|模型)(?:的)?(?:[^，。,.把将给帮替]{0,4})?(?:目标|任务|使命|优先事项|职责|宗旨)(?:[^，。,.]{0,4})?"
         "(?:改为|改成|变为|变成|换成|调整为|更新为|不再是|变了|改了|换了|已改变|更改为)",
@@ -346,6 +358,11 @@ _GOAL_STEMS = stems(
     "instead of",
     "user",
     "operator",
+    "request",
+    "summary",
+    "message",
+    "要求",
+    "指令",
     "目标",
     "任务",
     "使命",
