@@ -181,6 +181,7 @@ class WriteContext:
     sensitivity: Sensitivity = Sensitivity.LOW
     entity_types: tuple[str, ...] = ()
     transient: bool = False
+    asks_now: bool = False  # transient because it is a question or a request for this turn
     provisional: DecisionKind | None = None
     provisional_reason: tuple[str, str] = ("", "")
     confirm_by: str | None = None

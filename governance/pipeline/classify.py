@@ -51,8 +51,9 @@ class ClassifyStage:
             ):
                 notes.append(f"type {memory_type} given, content looks like {guess.type} ({guess.cue})")
         cue = transient_cue(candidate.screened)
-        if cue is None and request_for_now(prepare(candidate.screened)):
+        asks_now = cue is None and request_for_now(prepare(candidate.screened))
+        if asks_now:
             cue = "request for now"
         if cue:
             notes.append(f"transient: {cue}")
-        return ctx.with_(type=memory_type, transient=cue is not None, notes=tuple(notes))
+        return ctx.with_(type=memory_type, transient=cue is not None, asks_now=asks_now, notes=tuple(notes))

@@ -74,7 +74,9 @@ def _long_term(ctx: WriteContext) -> WriteContext:
             ctx.decide(
                 DecisionKind.REJECT,
                 ReasonCode.TRANSIENT,
-                "This is a passing or one-off detail, not something to remember long-term.",
+                "This is a question or a request for now, not something to remember long-term."
+                if ctx.asks_now
+                else "This is a passing or one-off detail, not something to remember long-term.",
             )
         )
     if candidate.unread_language:

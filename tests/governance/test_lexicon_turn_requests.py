@@ -85,6 +85,7 @@ def test_a_question_or_a_request_for_now_is_not_kept_long_term(text):
     assert request_for_now(prepare(text))
     decision = run_pipeline(make_context(text, level="user", source_type="explicit_user_request"))
     assert (decision.kind, decision.reason_code) == ("reject", "transient")
+    assert "question or a request for now" in decision.reason
 
 
 @pytest.mark.parametrize("text", STANDING_OR_STATEMENTS)
