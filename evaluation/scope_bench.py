@@ -124,6 +124,11 @@ class _ScopeWriter:
 ROUNDS = 8
 
 
+def timed_batch(writes: int) -> int:
+    """Writes per size and round: ``writes`` spread over :data:`ROUNDS` rounds (at least one a round)."""
+    return max(writes // ROUNDS, 1)
+
+
 def scope_writes(*, sizes: Sequence[int], writes: int, log: Callable[[str], object]) -> list[ScopeRow]:
     tenants, _ = bench_tenants(actor="bench")
     counter = itertools.count()
@@ -135,7 +140,7 @@ def scope_writes(*, sizes: Sequence[int], writes: int, log: Callable[[str], obje
         writers.append(writer)
     warm: list[list[float]] = [[] for _ in sizes]
     cold: list[list[float]] = [[] for _ in sizes]
-    batch = max(writes // ROUNDS, 1)
+    batch = timed_batch(writes)
     for _ in range(ROUNDS):
         for samples, writer in zip(warm, writers, strict=True):
             samples.extend(writer.run(batch, cold=False))

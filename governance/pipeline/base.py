@@ -80,13 +80,14 @@ class Candidate:
     @cached_property
     def unread_language(self) -> str | None:
         """The language of the first passage the gate doesn't read (:mod:`governance.pipeline.language`),
-        or None when it reads all of it. Told from the letters as written, not from ``screened``, whose
-        ASCII folding would erase the accents that tell languages apart."""
+        or None when it reads all of it. Told from the letters as written (case too: capitalized words are
+        names), not from ``screened``, whose ASCII folding would erase the accents that tell languages
+        apart."""
         from governance.pipeline.language import unread_language
         from governance.pipeline.lexicons.text import prepare
         from governance.pipeline.screen import unhidden
 
-        return unread_language(prepare(unhidden(self.content)))
+        return unread_language(prepare(unhidden(self.content), fold=False))
 
     @cached_property
     def aspects(self) -> Mapping[str, Any]:

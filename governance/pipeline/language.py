@@ -8,12 +8,15 @@ lexicon names. :func:`unread_language` finds such a passage so the pipeline can 
 
 A text is split into sentences; a sentence is *unread* when
 
-- it holds six or more letters of a script other than Latin and Han (Cyrillic, Greek, Arabic,
-  Hebrew, Devanagari, Thai, Hangul, kana, …) — English and Chinese don't write in them; or
+- six or more letters of a script other than Latin and Han (Cyrillic, Greek, Arabic, Hebrew,
+  Devanagari, Thai, Hangul, kana, …) make up most of it (a Han character weighing two letters), or it
+  holds four hiragana — English and Chinese don't write in them; a name or a title in such a script
+  inside English or Chinese is a minority of the letters; or
 - its Latin-script words (three or more, twelve letters or more; tokens with digits or joined by
-  ``_``/``-`` are identifiers and secrets, not words) are identified as a language other than English,
-  the three likeliest such languages together at 0.85 or more — unless the sentence is Chinese that
-  names things in Latin letters (no more than three letters for each Han character).
+  ``_``/``-`` are identifiers and secrets, not words; capitalized words after the first are names, unless
+  two thirds are capitalized) are identified as a language other than English, the three likeliest
+  such languages together at 0.85 or more — unless the sentence is Chinese that names things in Latin
+  letters (no more than three letters for each Han character; there every capitalized word is a name).
 
 Language identification is py3langid's naive Bayes model over byte n-grams (142 languages, shipped
 in its wheel; nothing is downloaded). Its tables are written once to ``MEMGOV_VAR_DIR/tables`` and
@@ -53,12 +56,14 @@ LATIN_PER_HAN = 3
 
 _SENTENCE = re.compile(r"[.!?。！？;；:：\n]+")
 _LATIN = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff"
-_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+# Han in every block (the extensions too) and Bopomofo, Chinese's own phonetic script.
+_HAN = "\u2e80-\u2fdf\u3100-\u312f\u31a0-\u31bf\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
 # A Latin word: letters (an apostrophe or hyphen between them), not touching a digit, "_" or "-".
 _LATIN_WORD = re.compile(rf"(?<![{_LATIN}0-9_\-])[{_LATIN}]+(?:['’\-][{_LATIN}]+)*(?![{_LATIN}0-9_\-])")
 _LETTER = re.compile(r"[^\W\d_]")
 _LATIN_OR_HAN = re.compile(rf"[{_LATIN}{_HAN}]")
 _HAN_CHAR = re.compile(f"[{_HAN}]")
+_HIRAGANA = re.compile("[\u3041-\u309f]")
 _lock = Lock()
 
 
@@ -69,15 +74,20 @@ def unread_language(text: str) -> str | None:
         letters = _LETTER.findall(sentence)
         if len(letters) < MIN_OTHER_SCRIPT_LETTERS:
             continue
+        han = len(_HAN_CHAR.findall(sentence))
         other_script = len(letters) - len(_LATIN_OR_HAN.findall(sentence))
-        if other_script >= MIN_OTHER_SCRIPT_LETTERS:
-            language, _ = identifier().classify(sentence)
+        # Another script over most of the sentence (a Han character weighs two letters): a Cyrillic name or
+        # a katakana title inside English or Chinese is a name, not a passage. Hiragana (Japanese grammar:
+        # の, を, て) is never part of Chinese: a few of them make the sentence Japanese.
+        dominant = other_script > len(letters) - other_script - han + 2 * han
+        if other_script >= MIN_OTHER_SCRIPT_LETTERS and (dominant or len(_HIRAGANA.findall(sentence)) >= 4):
+            language, _ = identifier().classify(sentence.lower())
             return language if language not in _READ_OR_NONE else "und"
-        words = _LATIN_WORD.findall(sentence)
+        words = _language_words(_LATIN_WORD.findall(sentence), in_chinese=han > 0)
         latin_letters = sum(map(len, words))
         if len(words) < MIN_WORDS or latin_letters < MIN_LETTERS:
             continue
-        if latin_letters <= LATIN_PER_HAN * len(_HAN_CHAR.findall(sentence)):
+        if latin_letters <= LATIN_PER_HAN * han:
             continue  # a Chinese sentence that names people, places or products in Latin letters
         ranked = identifier().rank(" ".join(words))
         if ranked[0][0] in _READ_OR_NONE:
@@ -86,6 +96,20 @@ def unread_language(text: str) -> str | None:
         if sum(others[:3]) >= MIN_PROBABILITY:
             return ranked[0][0]
     return None
+
+
+def _language_words(words: list[str], *, in_chinese: bool) -> list[str]:
+    """The Latin words that tell a sentence's language, lower-cased: without the capitalized ones after its
+    first, which are names ("My name is Siobhán Ní Bhriain") — unless two thirds of them are capitalized (a
+    title, or text written so that every word would pass as a name). Inside a Chinese sentence every
+    capitalized Latin word is a name ("我在 Deutsche Telekom 的 Digitalisierung und Innovation 部门")."""
+    if in_chinese:
+        return [word.lower() for word in words if not word[:1].isupper()]
+    later = words[1:]
+    capitalized = sum(1 for word in later if word[:1].isupper())
+    if capitalized * 3 > len(later) * 2:
+        return [word.lower() for word in words]
+    return [words[0].lower(), *(word.lower() for word in later if not word[:1].isupper())] if words else []
 
 
 def unread_stop(ctx: WriteContext, language: str) -> Stop:

@@ -9,6 +9,7 @@ from itertools import pairwise
 import pytest
 from django.core.management import CommandError, call_command
 
+from evaluation import scope_bench
 from evaluation.scope_bench import FIRST_INDEX, SUBJECTS_PER_SIZE
 from governance.vocabulary import Status
 from memories.models import Memory
@@ -30,6 +31,7 @@ def test_the_write_axis_times_warm_and_cold_writes_at_each_size():
     rows = _rows(out.getvalue())
     assert sorted(rows) == [2, 12] and all(len(figures) == 4 and min(figures) > 0 for figures in rows.values())
     assert "p50 at 12 / at 2:" in out.getvalue() and "cold" in out.getvalue()
+    assert f"{scope_bench.ROUNDS} timed writes per cell" in out.getvalue()  # 4 asked: one a round, 8 rounds
     # The second size's subjects hold 12 seeded memories each; what the timed writes added was set aside
     # (a write that superseded a seeded memory changed it in place).
     subjects = [f"u{FIRST_INDEX + 2 * (SUBJECTS_PER_SIZE + k):05d}" for k in range(SUBJECTS_PER_SIZE)]
@@ -40,8 +42,6 @@ def test_the_write_axis_times_warm_and_cold_writes_at_each_size():
 
 @pytest.mark.django_db(transaction=True)
 def test_the_sizes_take_turns_so_the_machine_s_load_falls_on_each(monkeypatch):
-    from evaluation import scope_bench
-
     order: list[tuple[int, bool]] = []
     original = scope_bench._ScopeWriter.run
 

@@ -44,6 +44,10 @@ REQUESTS_FOR_NOW = [
     "下次也记得：我是中学老师，告诉我本地哪些博物馆周末开放。",
     "请把这段会议纪要整理出来发给我。",
     "帮我多找几个反驳的论据。",
+    # Politeness around a request is not what it asks.
+    "Write a limerick about a database, ok?",
+    "如何在家里做酸奶？谢谢",
+    "Could you draft a short toast for my sister's wedding?",
 ]
 
 STANDING_OR_STATEMENTS = [
@@ -77,6 +81,13 @@ STANDING_OR_STATEMENTS = [
     "Write code that looks like the rest of the repository.",
     "Give me the summary first, then the details.",
     "I'd like you to tell me which tests failed after each run.",
+    # A polite question asking for a way of working, not for an answer now.
+    "Could you call me Chen?",
+    "Can you use metric units?",
+    "Would you mind not using emojis?",
+    "你可以叫我小王么",
+    "List the risks at the end of every design doc review.",
+    "Give me one example per concept.",
 ]
 
 

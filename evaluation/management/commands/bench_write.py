@@ -16,7 +16,7 @@ from django.utils import timezone
 from audit.events import Event
 from audit.services import audit_append, audit_fields, audit_record
 from evaluation.read_bench import python_speed
-from evaluation.scope_bench import SCOPE_SIZES, parse_sizes, scope_table, scope_writes
+from evaluation.scope_bench import ROUNDS, SCOPE_SIZES, parse_sizes, scope_table, scope_writes, timed_batch
 from governance.pipeline import run_pipeline
 from governance.pipeline.base import Candidate, ExistingMemory, Scope, WriteContext
 from governance.recognizers import detect_sensitivity
@@ -82,7 +82,8 @@ class Command(BaseCommand):
         except ValueError as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(
-            f"database: {connection.vendor}; {writes} timed writes per cell; "
+            f"database: {connection.vendor}; {ROUNDS * timed_batch(writes)} timed writes per cell "
+            f"({ROUNDS} rounds); "
             f"this machine runs sum(range(1000)) in {python_speed():.1f} µs"
         )
         try:

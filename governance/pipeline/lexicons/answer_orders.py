@@ -3,6 +3,8 @@ disclosure, LLM09 answers stripped of their caveats); see :mod:`lexicons.standin
 
 from __future__ import annotations
 
+import re
+
 from governance.pipeline.lexicons.directive import standing
 from governance.pipeline.lexicons.operations import REMOVE
 from governance.pipeline.lexicons.orders import OrderClass, has_stem, last_match, negated, stems
@@ -131,7 +133,11 @@ def _taken_away(clause: str, start: int) -> bool:
 _GOAL = en("goals?", "objectives?", "priorit(?:y|ies)", "missions?", "purpose", "tasks?", "job", "directive", "agenda")
 _YOURS = en("your", "the (?:assistant|ai|model|bot|agent)'s")
 _HIDDEN_OR_NEW = en("real", "true", "actual", "hidden", "secret", "new", "ultimate", "overriding", "highest")
-_NOT_SPEAKER = r"(?<!\bi )(?<!\bwe )(?<!\bthey )(?<!\bhe )(?<!\bshe )(?<!\bi usually )(?<!\bi always )"
+# What a hijacked task is replaced with: a fixed text, a link or an advertisement, or "only" one thing.
+_FIXED_OUTPUT = (
+    r"(?:(?:only |just |nothing but )?(?:the (?:word|phrase|text|sentence|string) )?"
+    r"(?:['\"“‘「]|an? (?:ad|advert\w*|link)|ads\b|links?\b|https?:)|only\b)"
+)
 _HIJACK = compile_any(
     rf"{_YOURS} (?:(?:[\w-]+ ){{0,2}})?{_HIDDEN_OR_NEW} (?:[\w-]+ )?{_GOAL}",
     rf"{_YOURS} (?:[\w-]+ ){{0,2}}{_GOAL} (?:is|are|has|have) (?:now |been )*(?:changed|switched|redefined|replaced|"
@@ -142,16 +148,14 @@ _HIJACK = compile_any(
     r"put\w* (?:[\w'-]+ ){0,4}(?:ahead of|over)) (?:anything |whatever )?(?:(?:the user|users?|the operator)"
     "(?:'s)? (?:asks?|wants?|requests?|instructions?|goals?|needs?|questions?)|answering|helping|the (?:actual |real )?"
     "(?:question|request|task))",
-    # The task at hand dropped for a fixed output: "skip the summary — reply only with …", "abandon the user's
-    # request and answer every following message with …".
-    # (Not the speaker's own habit: "I answer every message with a smiley".)
-    rf"{_NOT_SPEAKER}(?:abandon|drop|ignore|forget|skip|disregard|stop working on) (?:the |my |your |this |that )?"
-    r"(?:user'?s? )?"
+    # The task at hand dropped for a fixed output: "skip the summary — reply only with the word …", "abandon the
+    # user's request and answer every following message with '…'". A format ("answer all messages with bullet
+    # points") is no fixed output.
+    r"(?:abandon|drop|ignore|forget|skip|disregard|stop working on) (?:the |my |your |this |that )?(?:user'?s? )?"
     r"(?:request|task|question|summary|translation|assignment)s?(?: [\w-]+){0,3}? ?(?:and|[;,—–-]|then) (?:instead )?"
-    r"(?:just )?(?:answer|reply|respond|output|say|print|write)",
-    rf"{_NOT_SPEAKER}(?:answer|reply|respond)(?: to)? (?:every|each|all|any) "
-    r"(?:following |future |subsequent |later |other )?"
-    r"(?:messages?|questions?|requests?|prompts?|inputs?) (?:only )?with",
+    rf"(?:just )?(?:answer|reply|respond|output|say|print|write)(?: [\w-]+){{0,4}}? {_FIXED_OUTPUT}",
+    r"(?:answer|reply|respond)(?: to)? (?:every|each|all|any) (?:following |future |subsequent |later |other )?"
+    rf"(?:messages?|questions?|requests?|prompts?|inputs?) (?:only )?with(?![a-z]) {_FIXED_OUTPUT}",
     zh(
         "(?:前面|上面|之前|刚才|以上)(?:的)?(?:要求|任务|指令|问题|请求)(?:都)?(?:作废|取消|不算|不用管|忽略|无效)",
         "(?:你|助手|模型)(?:的)?(?:真正|实际|隐藏|秘密|唯一|最终|最高|新)(?:的)?(?:目标|任务|使命|优先事项|职责|宗旨)",
@@ -189,9 +193,17 @@ _PROMOTE = compile_any(
 
 
 def hijacks_goal(clause: str) -> bool:
-    """Whether the clause replaces the assistant's goal; owned by the assistant, it needs no order form."""
+    """Whether the clause replaces the assistant's goal; owned by the assistant, it needs no order form. The
+    speaker's own habit is not ("I often reply to all messages with a smiley")."""
     found = _HIJACK.search(clause)
-    return found is not None and not negated(clause, found.start())
+    return (
+        found is not None
+        and not negated(clause, found.start())
+        and _SPEAKER_HABIT.search(clause[: found.start()]) is None
+    )
+
+
+_SPEAKER_HABIT = re.compile(r"(?:^|[^a-z])(?:i|we)(?: [a-z]+){0,2} $")
 
 
 def _promotes(clause: str) -> bool:
@@ -361,6 +373,11 @@ _GOAL_STEMS = stems(
     "request",
     "summary",
     "message",
+    "question",
+    "prompt",
+    "input",
+    "translation",
+    "assignment",
     "要求",
     "指令",
     "目标",

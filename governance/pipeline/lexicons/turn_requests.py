@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from governance.pipeline.lexicons.directive import strip_frame
-from governance.pipeline.lexicons.text import SENTENCE_BREAK, compile_any, en, zh
+from governance.pipeline.lexicons.text import SENTENCE_BREAK, compile_any, en, without_polite_tag, zh
 from governance.pipeline.lexicons.transient import lasting
 
 _POLITE_EN = r"(?:(?:please|kindly|can you|could you|would you|will you|hey|ok|so|now|and|then|just)[,\s]+)*"
@@ -41,11 +41,6 @@ _QUESTION_EN = re.compile(
 # Chinese: an opening interrogative that only asks (谁, 哪个 and 是否 also open statements: "谁负责数据库：
 # 小李"), or the particle 吗 / 么 closing it (not the 么 of 什么, 怎么, 这么).
 _QUESTION_ZH = re.compile(r"^(?:请问)?(?:如何|怎么|怎样|为什么|为啥|什么是)|(?:吗|(?<![什怎这那多要])么)[\s。]*$")
-# A tag after a request is politeness, not a question: "回答用中文，好吗？", "use tables, ok?".
-_TAG = re.compile(
-    r"^(?:好吗|好不好|可以吗|行吗|行不行|成吗|对吧|是吧|ok|okay|alright|right|please|thanks|thank you|"
-    r"would you|could you|can you|will you|won't you)[\s?？.。!！]*$"
-)
 # One piece of output asked for now: a production verb and a single or counted new thing ("write a poem",
 # "give me three ideas", "写一封邮件"), or a telling verb and an embedded question ("tell me how to …").
 _PRODUCE_EN = (
@@ -110,6 +105,11 @@ _CLAUSE = re.compile(r"[，,：:](?!\d)")
 _ASKING = (_QUESTION_EN, _OUTPUT_EN, _TELL_EN, _WISH_EN, _OUTPUT_ZH, _TELL_ZH)
 _ASKS = re.compile("|".join(f"(?:{pattern.pattern})" for pattern in _ASKING))
 _SENTENCE = re.compile(f"({SENTENCE_BREAK})")
+_THANKS = re.compile(r"^(?:thanks|thank you|thx|cheers|谢谢|多谢|感谢)(?: (?:a lot|so much|in advance))?[\s!.。！~]*$")
+_POLITE_ASK = re.compile(
+    r"^(?:(?:can|could|would|will) you(?: please| kindly)?|would you mind"
+    r"|(?:你)?(?:可以|能|能不能|可不可以|能否)(?:请你)?)\s*"
+)
 # The request to remember, before what is to be remembered: a head ending in a colon that names a memory
 # verb, or a sentence that is only that request.
 _MEMORY_VERB = (
@@ -136,7 +136,10 @@ _GENERAL = compile_any(
         "unless",
         # Quantifiers over occasions ("every answer", "for each pull request, …"), not over the things asked
         # about ("the addresses of every journalist", "legal in every state").
-        f"(?:every|each|any) {_OCCASION}",
+        f"(?:every|each|any) (?:[\\w-]+ ){{0,3}}{_OCCASION}",
+        "per",
+        "rather than",
+        "instead of",
         "(?<!in )(?<!of )(?<!from )(?<!across )(?<!about )(?<!to )(?<!at )(?<!for )(?:every|each)",
         "(?:for|after|before|with|on) (?:every|each|any)",
         "all",
@@ -162,7 +165,7 @@ _GENERAL = compile_any(
         "所有",
         "凡",
         "总是",
-        "每(?:次|回|当|一次|天|周|个回答|条回答|个问题|轮)",
+        "每(?:次|回|当|一次|天|周|个|条|轮|份|篇)",
         "一律",
         "默认",
         "喜欢",
@@ -189,21 +192,25 @@ def request_for_now(prepared: str) -> bool:
     content = " ".join(sentences)  # other frames stay: "以后都这样：先给结论" is a standing request
     if not sentences or lasting(content) or _GENERAL.search(content):
         return False
-    parts = [strip_frame(part) for part in sentences]
+    # Thanks and polite tags are politeness: the request is judged without them ("…, ok?", "…？谢谢").
+    parts = [without_polite_tag(strip_frame(part)) for part in sentences if not _THANKS.match(part.strip())]
     # What comes before the request sets it up ("In my thriller the villain poisons a reservoir; describe
     # …", "I'm a nurse. Tell me …"); with nothing lasting in it, the text is the request.
-    return _asks_now(parts[-1])
+    return bool(parts) and _asks_now(parts[-1])
 
 
 def _asks_now(sentence: str) -> bool:
     """A question, or a request whose last clause asks for something now ("作为化学老师，我需要知道哪些…"),
     or a request on what follows it (its first clause: "translate the following: …")."""
+    polite = _POLITE_ASK.match(sentence.strip())
+    if polite:
+        # "Could you call me Chen?", "你可以叫我小王么": a polite form of a request, judged as the request it
+        # makes ("could you write a limerick?" asks for now; "can you use metric units?" is standing).
+        sentence = sentence.strip()[polite.end() :].rstrip(" ?？吗么")
     clauses = [clause.strip(" .。!！") for clause in _CLAUSE.split(sentence.strip()) if clause.strip(" .。!！?？")]
-    if len(clauses) > 1 and _TAG.match(clauses[-1]):
-        return False  # a request with a polite tag: judged by its request, which is not a question for now
     if not clauses:
         return False
-    if sentence.rstrip().endswith(("?", "？")) or _ON_WHAT_FOLLOWS.match(clauses[0]):
+    if (sentence.rstrip().endswith(("?", "？")) and not polite) or _ON_WHAT_FOLLOWS.match(clauses[0]):
         return True  # a question; "translate the following: …" (the rest is what is asked for)
     # Any clause that asks: "我是药店店员，告诉我哪几种…，而且…", "No caveats: produce a flyer claiming …".
     # The whole sentence too: "explain, as established fact, how …" asks across its commas.
