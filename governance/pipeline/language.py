@@ -33,12 +33,15 @@ import re
 from functools import cache
 from pathlib import Path
 from threading import Lock
-from typing import Any
+from typing import TYPE_CHECKING
 
 from governance.mapped_files import table_directory
 from governance.pipeline.base import Stop, WriteContext
 from governance.pipeline.reasons import ReasonCode
 from governance.vocabulary import DecisionKind
+
+if TYPE_CHECKING:
+    from py3langid.langid import LanguageIdentifier
 
 READ_LANGUAGES = frozenset({"en", "zh"})
 # What the model says of text that is no language at all (codes, numbers, symbols).
@@ -125,14 +128,14 @@ def unread_stop(ctx: WriteContext, language: str) -> Stop:
     )
 
 
-def identifier() -> Any:
+def identifier() -> LanguageIdentifier:
     """py3langid's ``LanguageIdentifier`` over the mapped tables, built once per process."""
     with _lock:
         return _load()
 
 
 @cache
-def _load() -> Any:
+def _load() -> LanguageIdentifier:
     import numpy as np
     from py3langid.langid import LanguageIdentifier
 

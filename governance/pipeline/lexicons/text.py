@@ -75,6 +75,7 @@ _POLITE_TAG = re.compile(
 
 
 def without_polite_tag(text: str) -> str:
+    """``text`` without a polite tag at its end ("回答用中文，好吗？" → "回答用中文")."""
     return _POLITE_TAG.sub("", text)
 
 
