@@ -7,7 +7,8 @@ parent checkpoint id and the channel values of the versions it made new (as Lang
 them, so a checkpoint that changed one channel stores one); a writes event holds a task's pending writes
 for one checkpoint. Reading a thread rebuilds the checkpoints, parents, blobs and writes from its events, so
 time travel (``get_tuple`` with a ``checkpoint_id``) and forks (a ``put`` whose parent is an older
-checkpoint) are LangGraph's own, on an append-only, audited history. ``delete_thread`` deletes the session.
+checkpoint) are LangGraph's own, on an append-only, audited history. ``delete_thread`` deletes the session;
+``copy_thread`` appends the source's records, in order, to the target's session.
 
 The events are ``label`` events: memgov never puts them into a model's context projection nor extracts
 memories from them (a graph's state is not what a person said). Each event's content is at most the
@@ -44,6 +45,7 @@ from memgov_client.errors import BadRequest, NotFound
 
 WORKSPACE_PREFIX = "langgraph:"
 PAGE = 1000
+APPEND_BATCH = 100  # the most events one append takes
 
 Typed = tuple[str, bytes]
 
@@ -82,6 +84,15 @@ class _Thread:
                 if idx >= 0 and key in stored:  # a task's regular writes are kept once; special ones replace
                     continue
                 stored[key] = (record["task_id"], channel, packed, record.get("task_path", ""))
+
+
+def _is_record(content: str) -> bool:
+    """Whether a label event's content is one of this saver's records (a checkpoint or writes)."""
+    try:
+        record = json.loads(content)
+    except ValueError:
+        return False
+    return isinstance(record, dict) and "lg" in record
 
 
 class MemgovSaver(BaseCheckpointSaver[str]):
@@ -329,6 +340,30 @@ class MemgovSaver(BaseCheckpointSaver[str]):
             with contextlib.suppress(NotFound):  # deleted meanwhile
                 self._client.sessions.delete(session_id)
 
+    def copy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
+        """Copies every checkpoint and pending write of the source thread, in order, to the target thread
+        (appended to its session, created if needed): the whole parent chain, as LangGraph asks, so the copy
+        rebuilds exactly what the source does. The source is left as it is; a source with no session
+        copies nothing."""
+        source = self._session(str(source_thread_id), create=False)
+        if source is None:
+            return
+        try:
+            events = self._events(source, after=None) or []
+        except NotFound:  # deleted meanwhile
+            return
+        records = [
+            {"kind": "label", "content": event["content"]}
+            for event in events
+            if event["kind"] == "label" and event["content"] and _is_record(event["content"])
+        ]
+        if not records:
+            return
+        target = self._session(str(target_thread_id), create=True)
+        assert target is not None
+        for start in range(0, len(records), APPEND_BATCH):
+            self._client.sessions.append(target, records[start : start + APPEND_BATCH])
+
     # Async: the same calls on a worker thread (the client is synchronous, as SqliteSaver's sqlite3 is).
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
@@ -362,6 +397,9 @@ class MemgovSaver(BaseCheckpointSaver[str]):
 
     async def adelete_thread(self, thread_id: str) -> None:
         await asyncio.to_thread(self.delete_thread, thread_id)
+
+    async def acopy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
+        await asyncio.to_thread(self.copy_thread, source_thread_id, target_thread_id)
 
     def close(self) -> None:
         if self._owns_client:
