@@ -9,6 +9,7 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from branch_spy import spy_branch_reads
 from langgraph.checkpoint.base import empty_checkpoint
 from memgov_client.langgraph_saver import MemgovSaver
@@ -83,3 +84,39 @@ def test_a_read_rebuilds_the_thread_when_its_last_event_left_the_branch(world, l
         ]
         with _saver(world, live_server, user_id) as fresh:
             assert _latest(fresh, "t1") == _latest(saver, "t1")
+
+
+def test_prune_keep_latest_leaves_the_latest_whole_and_deletes_the_old_history(world, live_server):
+    user = f"lg-{uuid.uuid4().hex[:10]}"
+    with _saver(world, live_server, user) as saver:
+        _put_steps(saver, "t-prune", 4)
+        # "notes" is stored by an earlier checkpoint only; the latest names its version, so it must survive.
+        for checkpoint_id, parent, values, new_versions in (
+            ("0004", "0003", {"messages": ["m"], "notes": ["kept from before"]}, {"messages": 4, "notes": 1}),
+            ("0009", "0004", {"messages": ["only message"], "notes": ["kept from before"]}, {"messages": 9}),
+        ):
+            checkpoint = empty_checkpoint()
+            checkpoint["id"] = checkpoint_id
+            checkpoint["channel_values"] = values
+            checkpoint["channel_versions"] = {"messages": new_versions["messages"], "notes": 1}
+            config: dict[str, Any] = {
+                "configurable": {"thread_id": "t-prune", "checkpoint_ns": "", "checkpoint_id": parent}
+            }
+            saver.put(config, checkpoint, {"step": int(checkpoint_id)}, new_versions)
+        old = saver._session("t-prune", create=False)
+        saver.prune(["t-prune"], strategy="keep_latest")
+        assert [
+            t.config["configurable"]["checkpoint_id"] for t in saver.list({"configurable": {"thread_id": "t-prune"}})
+        ] == ["0009"]
+        assert saver.get_tuple({"configurable": {"thread_id": "t-prune"}}).checkpoint["channel_values"] == {
+            "messages": ["only message"],
+            "notes": ["kept from before"],
+        }
+        assert saver._session("t-prune", create=False) != old
+        # The old session, with the pruned checkpoints, is gone from the server, not only from the saver.
+        sessions = saver._client.sessions.list(user_id=user, app="default", workspace="langgraph:t-prune")["results"]
+        assert [s["id"] for s in sessions] == [saver._session("t-prune", create=False)]
+    with _saver(world, live_server, user) as fresh:  # a new saver reads the same pruned thread
+        assert _latest(fresh, "t-prune") == ("0009", ["only message"])
+    with _saver(world, live_server, user) as saver, pytest.raises(ValueError, match="strategy"):
+        saver.prune(["t-prune"], strategy="everything")

@@ -1,8 +1,8 @@
 """MemgovSaver against langgraph-checkpoint-conformance (pinned in requirements.lock), the suite LangGraph
 publishes for checkpointers: every base capability (put, put_writes, get_tuple, list, delete_thread) and the
-extended copy_thread must pass, against the live server. The other extended ones (delete_for_runs, prune)
-delete single checkpoints from a history memgov keeps append-only; MemgovSaver doesn't implement them, and
-the suite skips them."""
+extended copy_thread and prune must pass, against the live server. delete_for_runs deletes single
+checkpoints from a history memgov keeps append-only; MemgovSaver doesn't implement it, and the suite skips
+it."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ def test_memgov_saver_passes_langgraphs_checkpointer_conformance_suite(world, li
     failures = {name: result.failures for name, result in report.results.items() if result.failures}
     assert report.passed_all_base(), failures
     passed = sum(r.tests_passed for r in report.results.values())
-    # Every base test of langgraph-checkpoint-conformance 0.0.2 (58) and every copy_thread test (8).
-    assert passed == 66 and not failures
+    # Every base test of langgraph-checkpoint-conformance 0.0.2 (58), every copy_thread (8) and prune (8) test.
+    assert passed == 74 and not failures
     assert {name for name, r in report.results.items() if r.detected} == {
         "put",
         "put_writes",
@@ -32,4 +32,5 @@ def test_memgov_saver_passes_langgraphs_checkpointer_conformance_suite(world, li
         "list",
         "delete_thread",
         "copy_thread",
+        "prune",
     }

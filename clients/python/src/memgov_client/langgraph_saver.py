@@ -8,7 +8,8 @@ them, so a checkpoint that changed one channel stores one); a writes event holds
 for one checkpoint. Reading a thread rebuilds the checkpoints, parents, blobs and writes from its events, so
 time travel (``get_tuple`` with a ``checkpoint_id``) and forks (a ``put`` whose parent is an older
 checkpoint) are LangGraph's own, on an append-only, audited history. ``delete_thread`` deletes the session;
-``copy_thread`` appends the source's records, in order, to the target's session.
+``copy_thread`` appends the source's records, in order, to the target's session; ``prune`` keeps each
+namespace's latest checkpoint in a new session and deletes the old one.
 
 The events are ``label`` events: memgov never puts them into a model's context projection nor extracts
 memories from them (a graph's state is not what a person said). Each event's content is at most the
@@ -84,6 +85,42 @@ class _Thread:
                 if idx >= 0 and key in stored:  # a task's regular writes are kept once; special ones replace
                     continue
                 stored[key] = (record["task_id"], channel, packed, record.get("task_path", ""))
+
+
+def _dumps(record: dict[str, Any]) -> str:
+    return json.dumps(record, separators=(",", ":"))
+
+
+def _latest_records(thread: _Thread, ns: str, versions: dict[str, Any]) -> list[dict[str, Any]]:
+    """The records that rebuild a namespace's latest checkpoint on their own: the checkpoint with every
+    channel value its ``versions`` name (whichever earlier checkpoint stored them), then its pending writes."""
+    checkpoints = thread.checkpoints[ns]
+    latest = max(checkpoints)
+    packed, metadata, parent = checkpoints[latest]
+    blobs = {
+        channel: [str(version), thread.blobs[(ns, channel, str(version))]]
+        for channel, version in versions.items()
+        if (ns, channel, str(version)) in thread.blobs
+    }
+    records: list[dict[str, Any]] = [
+        {
+            "lg": "checkpoint",
+            "ns": ns,
+            "id": latest,
+            "parent": parent,
+            "checkpoint": packed,
+            "metadata": metadata,
+            "blobs": blobs,
+        }
+    ]
+    by_task: dict[tuple[str, str], list[list[Any]]] = {}
+    for (task_id, idx), (_task, channel, value, path) in thread.writes.get((ns, latest), {}).items():
+        by_task.setdefault((task_id, path), []).append([idx, channel, value])
+    for (task_id, path), writes in by_task.items():
+        records.append(
+            {"lg": "writes", "ns": ns, "checkpoint_id": latest, "task_id": task_id, "task_path": path, "writes": writes}
+        )
+    return records
 
 
 def _is_record(content: str) -> bool:
@@ -210,6 +247,10 @@ class MemgovSaver(BaseCheckpointSaver[str]):
                     raise
 
     # Reading.
+
+    def _channel_versions(self, packed: list[str]) -> dict[str, Any]:
+        checkpoint: Checkpoint = self.serde.loads_typed(_unpack(packed))
+        return dict(checkpoint["channel_versions"])
 
     def _tuple(self, thread: _Thread, thread_id: str, ns: str, checkpoint_id: str) -> CheckpointTuple:
         packed, metadata, parent = thread.checkpoints[ns][checkpoint_id]
@@ -364,6 +405,38 @@ class MemgovSaver(BaseCheckpointSaver[str]):
         for start in range(0, len(records), APPEND_BATCH):
             self._client.sessions.append(target, records[start : start + APPEND_BATCH])
 
+    def prune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
+        """``"delete"`` deletes each thread's session. ``"keep_latest"`` keeps each namespace's latest
+        checkpoint with every channel value it holds and its pending writes: they go to a new session of the
+        thread, and the old session, with the rest of the history, is deleted (memgov deletes a session whole,
+        never single events of it)."""
+        if strategy not in ("keep_latest", "delete"):
+            raise ValueError(f"prune: strategy must be 'keep_latest' or 'delete' (got {strategy!r})")
+        for thread_id in map(str, thread_ids):
+            if strategy == "delete":
+                self.delete_thread(thread_id)
+                continue
+            old = self._session(thread_id, create=False)
+            thread = self._read(thread_id)
+            records = [
+                record
+                for ns, checkpoints in thread.checkpoints.items()
+                for record in _latest_records(thread, ns, self._channel_versions(checkpoints[max(checkpoints)][0]))
+            ]
+            if old is None or not records:
+                continue
+            made = self._client.sessions.create(
+                user_id=self.user_id, app=self.app, workspace=WORKSPACE_PREFIX + thread_id
+            )
+            for start in range(0, len(records), APPEND_BATCH):
+                batch = records[start : start + APPEND_BATCH]
+                self._client.sessions.append(made["id"], [{"kind": "label", "content": _dumps(r)} for r in batch])
+            with self._lock:
+                self._sessions[thread_id] = made["id"]
+                self._threads.pop(old, None)
+            with contextlib.suppress(NotFound):
+                self._client.sessions.delete(old)
+
     # Async: the same calls on a worker thread (the client is synchronous, as SqliteSaver's sqlite3 is).
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
@@ -400,6 +473,9 @@ class MemgovSaver(BaseCheckpointSaver[str]):
 
     async def acopy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
         await asyncio.to_thread(self.copy_thread, source_thread_id, target_thread_id)
+
+    async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
+        await asyncio.to_thread(lambda: self.prune(thread_ids, strategy=strategy))
 
     def close(self) -> None:
         if self._owns_client:
