@@ -123,13 +123,15 @@ def _latest_records(thread: _Thread, ns: str, versions: dict[str, Any]) -> list[
     return records
 
 
-def _is_record(content: str) -> bool:
-    """Whether a label event's content is one of this saver's records (a checkpoint or writes)."""
+def _record_of(event: dict[str, Any]) -> dict[str, Any] | None:
+    """The saver's record (a checkpoint or writes) an event holds, or None for any other event."""
+    if event["kind"] != "label" or not event["content"]:
+        return None
     try:
-        record = json.loads(content)
+        record = json.loads(event["content"])
     except ValueError:
-        return False
-    return isinstance(record, dict) and "lg" in record
+        return None
+    return record if isinstance(record, dict) and "lg" in record else None
 
 
 class MemgovSaver(BaseCheckpointSaver[str]):
@@ -201,13 +203,9 @@ class MemgovSaver(BaseCheckpointSaver[str]):
             return _Thread()
         thread = known[0] if known is not None else _Thread()
         for event in fresh:
-            if event["kind"] == "label" and event["content"]:
-                try:
-                    record = json.loads(event["content"])
-                except ValueError:
-                    continue
-                if isinstance(record, dict) and "lg" in record:
-                    thread.apply(record)
+            record = _record_of(event)
+            if record is not None:
+                thread.apply(record)
         last = fresh[-1]["id"] if fresh else (known[1] if known is not None else None)
         if last is not None:
             with self._lock:
@@ -232,7 +230,7 @@ class MemgovSaver(BaseCheckpointSaver[str]):
             leaf = branch["next_leaf"]
 
     def _append(self, thread_id: str, record: dict[str, Any]) -> None:
-        content = json.dumps(record, separators=(",", ":"))
+        content = _dumps(record)
         for attempt in (0, 1):
             session_id = self._session(thread_id, create=True)
             assert session_id is not None
@@ -245,6 +243,12 @@ class MemgovSaver(BaseCheckpointSaver[str]):
                     self._threads.pop(session_id, None)
                 if attempt:
                     raise
+
+    def _append_all(self, session_id: str, contents: Sequence[str]) -> None:
+        """Label events with these contents, in order, as many to a request as the server takes."""
+        for start in range(0, len(contents), APPEND_BATCH):
+            batch = contents[start : start + APPEND_BATCH]
+            self._client.sessions.append(session_id, [{"kind": "label", "content": content} for content in batch])
 
     # Reading.
 
@@ -393,17 +397,12 @@ class MemgovSaver(BaseCheckpointSaver[str]):
             events = self._events(source, after=None) or []
         except NotFound:  # deleted meanwhile
             return
-        records = [
-            {"kind": "label", "content": event["content"]}
-            for event in events
-            if event["kind"] == "label" and event["content"] and _is_record(event["content"])
-        ]
-        if not records:
+        contents = [event["content"] for event in events if _record_of(event) is not None]
+        if not contents:
             return
         target = self._session(str(target_thread_id), create=True)
         assert target is not None
-        for start in range(0, len(records), APPEND_BATCH):
-            self._client.sessions.append(target, records[start : start + APPEND_BATCH])
+        self._append_all(target, contents)
 
     def prune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
         """``"delete"`` deletes each thread's session. ``"keep_latest"`` keeps each namespace's latest
@@ -428,9 +427,7 @@ class MemgovSaver(BaseCheckpointSaver[str]):
             made = self._client.sessions.create(
                 user_id=self.user_id, app=self.app, workspace=WORKSPACE_PREFIX + thread_id
             )
-            for start in range(0, len(records), APPEND_BATCH):
-                batch = records[start : start + APPEND_BATCH]
-                self._client.sessions.append(made["id"], [{"kind": "label", "content": _dumps(r)} for r in batch])
+            self._append_all(made["id"], [_dumps(record) for record in records])
             with self._lock:
                 self._sessions[thread_id] = made["id"]
                 self._threads.pop(old, None)
