@@ -38,6 +38,7 @@ from governance.recognizers.identity import IDENTITY_RULES
 from governance.recognizers.identity_forms import IDENTITY_FORM_RULES
 from governance.recognizers.lexicons import LEXICON_RULES, LEXICONS
 from governance.recognizers.phrases import Lexicon, PhraseMatcher
+from governance.recognizers.professions import as_professions
 from governance.recognizers.rules import Rule, ScanRule, normalize_text
 from governance.recognizers.secret_model import SECRET_MODEL_RULES, compact
 
@@ -312,28 +313,6 @@ def drop_subsumed(results: Sequence[RecognizerResult]) -> list[RecognizerResult]
 
 # "I am a physical therapist", "我是心理咨询师": a health, legal or finance word inside a statement of
 # one's profession names a job (medium, §12.2), not a health, legal or financial fact about the person.
-_PROFESSION = re.compile(
-    r"(?i:\b(?:i am|i'm|i work as|i worked as|works as|i'm working as|my job is|by profession)\s+(?:an?\s+)?"
-    r"[a-z -]{0,30}?(?:ist|er|or|ian|ant|ent|nurse|doctor|surgeon|lawyer|attorney|counsel|midwife|paramedic)s?\b)"
-    r"|我(?:是|是一名|是一个|是个|做|当)[\u4e00-\u9fff]{0,10}?(?:师|员|医生|医师|顾问|护士|律师|大夫)"
-)
-_PROFESSION_MAY_NAME = frozenset({EntityType.HEALTH_INFO, EntityType.LEGAL_INFO, EntityType.FINANCIAL_INFO})
-
-
-def _professions(text: str, results: list[RecognizerResult]) -> list[RecognizerResult]:
-    spans = [m.span() for m in _PROFESSION.finditer(text)] if results else []
-    if not spans:
-        return results
-    kept = []
-    for result in results:
-        inside = any(start <= result.start and result.end <= end for start, end in spans)
-        if inside and EntityType(result.entity_type) in _PROFESSION_MAY_NAME:
-            kept.append(RecognizerResult(EntityType.JOB_TITLE.value, result.start, result.end, result.score))
-        else:
-            kept.append(result)
-    return kept
-
-
 class Detector:
     """One analyzer; stateless per call, so one instance serves every thread."""
 
@@ -360,7 +339,7 @@ class Detector:
                 )
                 if EntityType(result.entity_type) in SECRET_TYPES
             ]
-        return drop_subsumed(_professions(normalized, results))
+        return drop_subsumed(as_professions(normalized, results))
 
     def entity_types(self, text: str) -> frozenset[EntityType]:
         return frozenset(EntityType(result.entity_type) for result in self.analyze(text))

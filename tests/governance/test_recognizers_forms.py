@@ -50,6 +50,45 @@ def test_a_profession_is_not_a_health_fact():
     assert detect_sensitivity("I am a physical therapist.").level == "medium"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我是牙医，病历里的术语我都熟",
+        "我是律师助理，主要处理诉讼材料",
+        "我是药剂师，每天核对处方",
+        "我是外科医生，每天给病人做手术",
+        "我在银行工作，经常处理贷款审批",
+        "I work as a pharmacist; I check prescriptions all day",
+        "As a paralegal I draft litigation holds every week",
+        "I'm an accountant; tax returns season is my busiest time",
+        "I'm a nurse on medication rounds most mornings",
+    ],
+)
+def test_the_words_of_a_persons_trade_are_their_work(text):
+    assert detect_sensitivity(text).level == "medium"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm a pharmacist and I had surgery last month",
+        "I'm a lawyer going through a divorce",
+        "I'm a nurse and my blood pressure runs high",
+        "I'm a software engineer and my salary is 30k",  # an engineer's trade names no money
+        "I'm a lawyer and my prescription ran out",  # a lawyer's trade names no health
+        "我是律师，我正在打离婚官司",
+        "我是牙医，我的病历在协和",
+        "我是护士，上周刚做了手术",
+    ],
+)
+def test_the_persons_own_matters_stay_high_whatever_their_trade(text):
+    assert detect_sensitivity(text).level == "high"
+
+
+def test_a_diagnosis_stays_restricted_in_a_clinicians_text():
+    assert detect_sensitivity("I'm a nurse; most of my patients are on dialysis").level == "restricted"
+
+
 # BIP-39's test vector (the all-"abandon" phrase has a valid checksum) and a phrase beside its name.
 SEED_WITH_CHECKSUM = " ".join(["abandon"] * 11 + ["about"])
 SEED_NAMED = "wallet recovery phrase: legal winner thank year wave sausage worth useful legal winner thank yellow"
