@@ -283,8 +283,17 @@ _THRESHOLD_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _THRESHOLD_AFTER = re.compile(r"^\s*(?:以上|以下|以内|及以上|或以上|起)")
+# Someone's own money: a possessive on a money noun, or a person who has, owes, earns or spends it. A possessive
+# alone is not ("my personal budget rule: anything over 200 euros waits a day" is a limit).
+_MONEY_NOUNS = (
+    r"debts?|savings|salary|income|balance|rent|mortgage|loans?|bills?|spending|accounts?|portfolio|net worth|pay"
+    r"|paycheck|bonus|wallet|cards?|credit|cash|money|funds|earnings|wages?|assets|investments?|pension|budget is"
+)
 _OWN_MONEY = re.compile(
-    r"(?<![a-z])(?:my|i|i've|i'm|we|our)(?![a-z])|我(?:的|有|欠|赚|挣|花|存|们的)|(?:工资|收入|存款|余额|负债|欠款|月薪|年薪)",
+    rf"(?<![a-z])(?:my|our|his|her|their)(?:\s+\w+){{0,2}}?\s+(?:{_MONEY_NOUNS})(?![a-z])"
+    r"|(?<![a-z])(?:i|we|i've|i'm|he|she|they)\s+(?:\w+\s+)?(?:have|has|had|owe|owes|owed|earn|earns|earned|make|makes"
+    r"|made|spend|spends|spent|paid|pay|saved|save|lost|borrowed|invested|got|get|am owed|owe)(?![a-z])"
+    r"|我(?:们)?(?:有|欠|赚|挣|花|存|借|亏|攒)|(?:工资|收入|存款|余额|负债|欠款|月薪|年薪|贷款|房贷)",
     re.IGNORECASE,
 )
 

@@ -525,3 +525,30 @@ def test_an_email_inside_a_connection_string_is_part_of_the_secret() -> None:
 )
 def test_it_labels_the_dev_set_as_expected(text: str, level: Sensitivity) -> None:
     assert detect_sensitivity(text).level == level
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My personal budget rule: anything over 200 euros waits a day before I buy it.",
+        "I only buy things over $100 after sleeping on it",
+        "Please flag any invoice over $10,000 for me",
+        "超过 1000 元的报销要我先看一眼",
+    ],
+)
+def test_an_amount_a_rule_compares_against_is_a_limit_not_anyones_money(text: str) -> None:
+    assert "MONEY_AMOUNT" not in detect_sensitivity(text).entity_types
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my debt is over $5,000",
+        "I have over $20,000 in the bank",
+        "I spent over $300 on groceries",
+        "We owe more than 3000 euros to the landlord",
+        "我存了超过 5 万元",
+    ],
+)
+def test_a_persons_own_money_above_an_amount_is_still_their_money(text: str) -> None:
+    assert detect_sensitivity(text).level == H

@@ -347,6 +347,9 @@ class _Check:
     negation: Negation
     # Besides a negator, what before the match turns it into a tightening.
     flip: re.Pattern[str] | None = None
+    # The match ends with the loosening verb after the safeguard ("审批直接跳过"): the verb may have an object of
+    # its own right after it ("贴日志的时候忽略时间戳" ignores the timestamps, not the logs).
+    verb_last: bool = False
 
 
 _CHECKS = (
@@ -362,7 +365,7 @@ _CHECKS = (
         Negation.BEFORE,
     ),
     _Check("remove_safeguard", compile_any(near(_SAFEGUARD, _LOOSEN_AFTER_FAR, 25)), Negation.BEFORE),
-    _Check("remove_safeguard", compile_any(near(_SAFEGUARD, _LOOSEN_AFTER_NEAR, 4)), Negation.BEFORE),
+    _Check("remove_safeguard", compile_any(near(_SAFEGUARD, _LOOSEN_AFTER_NEAR, 4)), Negation.BEFORE, verb_last=True),
     _Check("silence_safeguard", compile_any(near(_NEGATED_ACT, _SAFEGUARD_ACTS, 12)), Negation.BEFORE),
     _Check(
         "without_safeguard",
@@ -396,6 +399,8 @@ def find_policy_override(text: str) -> str | None:
                         continue
                     if check.name == "remove_safeguard" and _talks_or_own_artifact(phrase, match):
                         continue
+                    if check.verb_last and _OWN_OBJECT.match(phrase, match.end()):
+                        continue
                     if check.name in _STUDIABLE and studied(phrase, match.start()):
                         continue
                     return check.name
@@ -412,6 +417,11 @@ _OWN_ARTIFACT = compile_any(
     en("tutorials?", "guides?", "test accounts?", "(?:code )?examples?", "snippets?", "sample code"),
     zh("教程", "示例", "样例", "测试账号"),
 )
+
+
+# A Chinese verb's own object starts right after it: a character that is not a particle, an adverb of degree or
+# a pronoun taking the safeguard back up ("审批跳过了", "日志忽略掉就行", "审核都免了吧" have none).
+_OWN_OBJECT = re.compile(r"[\u4e00-\u9fff](?<![了掉吧啊呀的呢就即也都吗嘛罢它他她这那即便算])")
 
 
 def _talks_or_own_artifact(phrase: str, match: re.Match[str]) -> bool:
