@@ -50,6 +50,8 @@ class Command(BaseCommand):
                 "fresh6",
                 "fresh7",
                 "fresh7-read",
+                "fresh8",
+                "fresh8-read",
             ),
             help="only the cases of this split (tune on dev; report holdout without reading its mismatches)",
         )
