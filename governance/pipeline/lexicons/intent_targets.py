@@ -225,10 +225,18 @@ _SPEAKER_PLAYS = re.compile(
 )
 
 
+# "When you're unsure …", "if you are in doubt …": a condition on the assistant's state, not a new identity.
+_CONDITION_ON_YOU = re.compile(
+    r"(?<![a-z])(?:when|whenever|if|unless|while|once|until|in case|as long as)\s+(?:you're|you are)\s+\S+$"
+)
+
+
 def _persona(prepared: str) -> bool:
     for clause in clauses(prepared):
         found = _PERSONA.search(clause)
         if not found or not (is_directive_clause(clause) or addresses_assistant(clause)):
+            continue
+        if _CONDITION_ON_YOU.search(clause[: found.end()]):
             continue
         if _SPEAKER_PLAYS.search(clause[: found.start()]) and not addresses_assistant(clause):
             continue

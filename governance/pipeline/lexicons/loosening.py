@@ -259,6 +259,7 @@ _PROTECTIVE_ACT = alt(
         "check\\w* (?:my |the )?(?:identity|permission|role|access)\\w*",
         "say no",
         "prompt\\w* (?:me|for)",
+        "show\\w* (?:it |them |this |drafts? |the draft )?(?:to )?me (?:first|before)",
         "(?:appear|show)\\w* (?:up )?in (?:the )?(?:[\\w-]+ )?(?:logs?|history|trail|records?)",
     ),
     zh(
@@ -281,6 +282,9 @@ _PROTECTIVE_ACT = alt(
         "写(?:进|入)(?:审计|日志)",
         "显示我的名字",
         "查了",
+        # Showing the person first: "不用给我看", "无需让我过目".
+        "(?:给|让)我(?:先)?(?:看|过目)",
+        "留底",
         f"(?:出现|显示|记|留)在(?:[^，。]{{0,8}})?{AUDIT}",
     ),
 )
@@ -322,6 +326,21 @@ _NEGATED_PROTECTION = compile_any(
 _COUNTED = re.compile(r"\d\s*(?:个|项|条|tests?|cases?|checks?|files?|items?)?\s*(?:被)?\s*$")
 # The speaker approves, and only once something holds: "都过了我才点通过", "only then I click approve".
 _SPEAKER_ACTS = re.compile(r"我(?:才|再)(?:会)?$|(?<![a-z])(?:only )?then i $")
+# A person approves, not the assistant: "I want to approve every post", "my manager has to click approve",
+# "经理必须亲自点通过" keep a person in the decision.
+_PERSON_APPROVES = re.compile(
+    r"(?<![a-z])(?:i|we|my [\w-]+|our [\w-]+|the (?:manager|lead|owner|approver|director|supervisor|cfo|ceo|admin"
+    r"|finance team|team lead|reviewer)s?)(?: (?:want|wants|need|needs|have|has|get|gets|would like|'d like|must|will"
+    r"|'ll|should|always|then|only|personally|myself|themselves|to))* $"
+    r"|(?:我|我们|经理|主管|领导|老板|财务|负责人|审批人|组长)(?:自己|亲自|想|要|需要|必须|得|会|才|来|都)*$"
+)
+
+
+def person_approves(before: str) -> bool:
+    """Whether the approval that follows ``before`` (its phrase, prepared) is a person's, not the assistant's."""
+    return _SPEAKER_ACTS.search(before) is not None or _PERSON_APPROVES.search(before) is not None
+
+
 _ON_BEHALF = compile_any(zh("替我", "帮我", "代我", "直接", "自动"), en("on my behalf", "for me", "automatically"))
 _SECRETS = compile_any(
     en("passwords?", "secrets?", "tokens?", "api keys?", "credentials?", "pii", "personal data", "card numbers?"),
@@ -339,6 +358,13 @@ _DEFERS = compile_any(
         "must be (?:reviewed|approved|confirmed|signed off)",
         "only (?:after|with|once) (?:my |an? |the )?(?:approval|confirmation|review|go-ahead|sign-?off)",
         "read-?only",
+        # Hands the decision back: "stop and hand it back to me", "let me decide", "wait for me to confirm".
+        "hand (?:it|this|that|them|control|the decision) back to (?:me|us)",
+        "(?:leave|give) (?:it|this|that|the decision) to (?:me|us)",
+        "let (?:me|us) (?:decide|choose|confirm|approve|handle it|do it|sign)",
+        "wait (?:for|until) (?:me|us|my|our)(?: to)? (?:confirm|approve|ok|okay|reply|answer|say|go-ahead|sign-?off)",
+        "show (?:it|them|this|that|drafts?|the draft) to me "
+        "(?:first|before (?:sending|posting|publishing|it goes|you))",
     ),
     zh(
         "先(?:问|跟|和|找|让|给|请|经过)(?:我|人|负责人)",
@@ -346,6 +372,12 @@ _DEFERS = compile_any(
         "(?:必须|需要|要|得|一律|都)(?:先)?(?:经过|走|跟|和|向|找|问|让)?(?:我的?|人工|两个人|双人|第二个人)?"
         "(?:确认|同意|审批|审核|复核)",
         "只读",
+        # "先给我看一眼", "等我说可以再删", "停下来交给我自己来", "让我来决定".
+        "先(?:给|让)我(?:看|过目)",
+        "(?:给|让)我(?:看|过目)(?:一眼|一下|一遍)?(?:再|后|之后|以后|才)",
+        "等我(?:说|点头|同意|确认|回复|发话|批准|看过)",
+        "交(?:给|还给|回给)我(?:自己)?(?:来|处理|决定|操作)",
+        "(?:让|由)我(?:自己)?(?:来)?(?:决定|确认|拍板|操作|处理)",
     ),
 )
 
@@ -353,6 +385,15 @@ _DEFERS = compile_any(
 def defers_to_person(text: str) -> bool:
     """Whether prepared ``text`` keeps a person in the decision (a tightening)."""
     return _DEFERS.search(text) is not None
+
+
+def keeps_person_deciding(prepared: str) -> bool:
+    """Whether prepared text keeps a person in the decision somewhere, not negated in its phrase ("先给我看一眼"
+    does; "不用给我看" and "no need to ask me" take the person out)."""
+    return any(
+        not NEGATOR.search(_phrase_before(prepared, match.start())) and not NEGATOR.search(match.group(0))
+        for match in _DEFERS.finditer(prepared)
+    )
 
 
 def conduct_on_control(prepared: str, clause_is_conduct: Callable[[str], bool]) -> str | None:
@@ -421,8 +462,8 @@ def _clause(clause: str, before: list[str]) -> str | None:
     for pattern, name in zip(claims, ("approvals",) * len(claims), strict=True):
         for match in pattern.finditer(clause):
             before_match = _phrase_before(clause, match.start())
-            if NEGATOR.search(before_match) or (pattern is _PERFORM_APPROVAL and _SPEAKER_ACTS.search(before_match)):
-                continue  # "I click approve only once CI is green": the person's own approval
+            if NEGATOR.search(before_match) or (pattern is _PERFORM_APPROVAL and person_approves(before_match)):
+                continue  # "I click approve only once CI is green", "my manager has to click approve": a person's
             return _cleared_class(match.group(0)) if pattern is _TREAT_AS else name
     for pattern in (_GRANT, _SELF_ELEVATE):
         grant = pattern.search(clause)
@@ -433,7 +474,8 @@ def _clause(clause: str, before: list[str]) -> str | None:
         return "safety_rules"
     for match in _NEGATED_PROTECTION.finditer(clause):
         rest = clause[match.end() : match.end() + 30]
-        if _SECRETS.search(match.group(0) + rest) or _ON_BEHALF.search(clause[max(0, match.start() - 6) : match.end()]):
+        on_behalf = _phrase_before(clause, match.start())[-6:] + match.group(0)
+        if _SECRETS.search(match.group(0) + rest) or _ON_BEHALF.search(on_behalf):
             continue  # "never log passwords", "别把密码记在备忘录里" protect; "不要替我确认" keeps the person deciding
         negator = _NEGATOR_FIRST.match(match.group(0))
         if negator and _REMOVE.search(match.group(0)[negator.end() :]):

@@ -437,7 +437,11 @@ REVEAL = alt(
 # Unconditional obedience, or obeying text from elsewhere.
 FOLLOW = alt(
     en(
-        "(?:obey|follow|execute|run|carry out|act on|comply with|do)\\w* (?:whatever|what|everything|anything)",
+        "(?:obey|follow|execute|run|carry out|act on|comply with)\\w* (?:whatever|what|everything|anything)",
+        # "do whatever it says", "does anything the page asks"; not "before IT does anything".
+        "do(?:es)? whatever",
+        "do(?:es)? (?:what|everything|anything) (?:(?:it|they|he|she|i|you|the [\\w-]+|[\\w-]+) )?"
+        "(?:says?|asks?|tells?|wants?|requests?|demands?|instructs?|orders?)",
         "(?:obey|follow|execute|carry out|act on|comply with)\\w* (?:the |its |any |all )?"
         "(?:decoded )?(?:instructions?|commands?|orders?|text|them|it)",
         "no matter what",

@@ -35,7 +35,9 @@ _AUXILIARY = (
     "aren't|don't|doesn't|didn't|can't|won't"
 )
 _QUESTION_EN = re.compile(
-    rf"^{_POLITE_EN}(?:(?:what|why|where|who|whom|whose|which|when)(?:'s|'re| (?:{_AUXILIARY})(?![a-z0-9_]))"
+    # "…, which is why I ask about it so often": a relative clause giving a reason, not a question.
+    rf"^{_POLITE_EN}(?!which (?:is|was) (?:why|how|what|when|where)(?![a-z]))"
+    rf"(?:(?:what|why|where|who|whom|whose|which|when)(?:'s|'re| (?:{_AUXILIARY})(?![a-z0-9_]))"
     rf"|how(?:'s| (?:{_AUXILIARY}|to|many|much|long|often|far)(?![a-z0-9_])))"
 )
 # Chinese: an opening interrogative that only asks (谁, 哪个 and 是否 also open statements: "谁负责数据库：
