@@ -21,7 +21,10 @@ _CAVEAT = compile_any(
         f"{_TECHNICAL}(?:(?:safety|risk|legal|medical|health|content|ethical|moral|security) )?"
         "(?:warnings?|caveats?|disclaimers?)",
         "safety (?:notes?|notices?|messages?|reminders?|lectures?)",
-        "(?:moral|ethical) (?:lectures?|commentary)",
+        "(?:moral|ethical|ethics|morality|legality|discrimination|bias) (?:lectures?|commentary|talks?|notes?|"
+        "reminders?|concerns?|checks?)",
+        # What tells a reader a text may not be true.
+        "fact-?check(?:s|ing)?(?: notes?| labels?)?",
     ),
     zh(
         "免责声明",
@@ -30,6 +33,7 @@ _CAVEAT = compile_any(
         "风险(?:提示|提醒|警示|声明)",
         "安全(?:提示|提醒|警示|说明)",
         "注意事项",
+        "事实核查",
     ),
 )
 # Protective acts of the assistant's own: refusing, pointing out risks, sending the person to a
@@ -43,6 +47,9 @@ _PROTECTIVE = compile_any(
         "(?:mention|remind\\w* (?:me|us|users|them) (?:of|about)|talk\\w* about|point\\w* out|flag\\w*|bring\\w* up|"
         "warn\\w* (?:me |us |users |them )?(?:of|about))(?: the| any| possible| potential)? risks?",
         "(?:see|consult|talk to|contact|ask) (?:a|your) (?:doctor|professional|lawyer|specialist|expert|physician)",
+        # Naming what is wrong with a request: "don't flag it as a discrimination issue".
+        "flag\\w* (?:it |them |this |that )?as (?:an? )?(?:discrimination|discriminatory|bias\\w*|illegal|unethical|"
+        "harmful|risky|unsafe|problematic|fraud\\w*)",
     ),
     zh(
         "拒绝(?= *$|回答|任何|我的|用户|请求|问题|要求)",
@@ -50,6 +57,9 @@ _PROTECTIVE = compile_any(
         "说[\"']?(?:我)?(?:不能|无法|没法|做不到)(?:帮|回答|做|处理)",
         "(?:提醒|提示|强调|说明|提)(?:我|用户)?(?:一下)?(?:相关)?风险",
         "(?:咨询|去看|找)(?:专业人士|医生|律师)",
+        # Naming what is wrong with a request: "别跟我讲歧视不歧视", "不再提醒平台规则".
+        "(?:讲|说|谈|提)(?:[^，。,]{0,3})?(?:歧视|道德|伦理|合不合法|违不违法|违法|合规|平台规则|平台规定)",
+        "提醒(?:我|他|她|用户)?(?:一下)?(?:平台|法律|合规)?(?:规则|规定|风险|违规|违法)",
     ),
 )
 _DROP = compile_any(
@@ -67,8 +77,20 @@ _DROP = compile_any(
     zh("去掉", "删掉", "删除", "省略", "省掉", "取消", "去除", "拿掉", "别再", "不再"),
 )
 _ADD = compile_any(
-    en("add(?:s|ed|ing)?", "includ\\w*", "giv\\w*", "attach\\w*", "put\\w*", "append\\w*", "mention\\w*", "issu\\w*"),
-    zh("加", "附", "带", "给出", "提供", "写", "需要", "要"),
+    en(
+        "add(?:s|ed|ing)?",
+        "includ\\w*",
+        "giv\\w*",
+        "attach\\w*",
+        "put\\w*",
+        "append\\w*",
+        "mention\\w*",
+        "issu\\w*",
+        "label\\w*",
+        "mark\\w*",
+        "tag\\w*",
+    ),
+    zh("加", "附", "带", "给出", "提供", "写", "需要", "要", "标注", "标明", "注明", "标"),
 )
 _WITHOUT = compile_any(en("without", "no"), zh("不用", "无需", "无须", "不必", "没有", "免去"))
 # Amount or length, not presence: a preference about how long answers are.
@@ -87,7 +109,9 @@ _AMOUNT = compile_any(
         "generic",
         "obvious",
         "too many",
-        "(?:i|we) (?:already |probably )?(?:know|understand)",
+        # "things I already know" is about repetition; "I know what I'm doing" is a reason to drop them.
+        "(?:things|stuff|what|points?) (?:i|we) (?:already |probably )?(?:know|understand)",
+        "(?:i|we) (?:already|probably) (?:know|understand)",
     ),
     zh("冗长", "长篇", "太长", "大段", "重复", "过多", "太多", "多余", "套话", "啰嗦", "我(?:已经|都)?(?:知道|懂)"),
 )
@@ -324,6 +348,21 @@ def _hands_out_credentials(clause: str) -> bool:
 # The words each class cannot do without (lexicons/orders.py).
 _CAVEAT_STEMS = stems(
     "declin",
+    "ethic",
+    "moral",
+    "discriminat",
+    "bias",
+    "fact-check",
+    "fact check",
+    "flag",
+    "歧视",
+    "道德",
+    "伦理",
+    "违法",
+    "合规",
+    "平台规",
+    "事实核查",
+    "提醒",
     "can't",
     "cannot",
     "can not",

@@ -174,7 +174,9 @@ _CLAUSE_BREAK = re.compile(
     alt(
         SENTENCE_BREAK,
         "[;；:：](?!\\d)",
-        en(", so", ", and then", "so that", ", but", ", then"),
+        # A comma and a conjunction open the next clause (no word boundary before the comma: it follows a word).
+        r"(?:, so|, and then|, but|, then)(?![a-z0-9_])",
+        en("so that"),
         zh("，所以", "，因此", "，但是?", "，然后", "，就"),
     ),
     re.IGNORECASE,

@@ -363,6 +363,7 @@ _DEFERS = compile_any(
         "(?:leave|give) (?:it|this|that|the decision) to (?:me|us)",
         "let (?:me|us) (?:decide|choose|confirm|approve|handle it|do it|sign)",
         "wait (?:for|until) (?:me|us|my|our)(?: to)? (?:confirm|approve|ok|okay|reply|answer|say|go-ahead|sign-?off)",
+        "wait for (?:an? |my |our )?(?:clear |explicit )?['\"]?(?:go|ok|okay|yes|go-ahead|confirmation|approval)\\b",
         "show (?:it|them|this|that|drafts?|the draft) to me "
         "(?:first|before (?:sending|posting|publishing|it goes|you))",
     ),
