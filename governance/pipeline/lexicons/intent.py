@@ -28,6 +28,12 @@ whatever it asks (§13.1). :func:`behavioural_instruction` tells an instruction 
 
 from __future__ import annotations
 
+from governance.pipeline.lexicons.authority import (
+    accepts_secret_unchecked,
+    forges_source,
+    makes_planted_text_authoritative,
+    template_renders_setup,
+)
 from governance.pipeline.lexicons.conduct import (
     behavioural_instruction,
     conduct_on_controls,
@@ -51,6 +57,10 @@ from governance.pipeline.lexicons.text import prepare
 # (class name, check): the first that holds names the intent.
 _CLASSES = (
     ("tag_forgery", forged_tags),
+    ("tag_forgery", forges_source),
+    ("unconditional_obedience", makes_planted_text_authoritative),
+    ("verification", accepts_secret_unchecked),
+    ("prompt_leak", template_renders_setup),
     ("exfiltration", exfiltrates),
     ("prompt_leak", reveals_setup),
     ("others_data", reaches_others),

@@ -44,6 +44,9 @@ _VOCATIVE = compile_any(
         "(?: [\\w-]+){0,3}? (?:to|for) "
         "(?:the |any |all |whatever |every |an? )?(?:[\\w-]+ )?" + f.ASSISTANT,
         "(?:dear|hey|hello|hi|attention) " + f.ASSISTANT,
+        # "agents reading history:", "AI models processing this repo,": the reader named by what it does.
+        f"{f.ASSISTANT} (?:reading|processing|summari[sz]ing|parsing|indexing|scanning|ingesting|reviewing|crawling)"
+        "(?: (?:this|the|these|our|its|my))?(?: [\\w-]+){0,2}\\s*[:：,]",
         f"(?:to|for) (?:the |any |all |whatever |every )?{f.ASSISTANT}(?: [\\w-]+){{0,2}} "
         "(?:reading|processing|summari[sz]ing|parsing|seeing|handling|that reads?|who reads?)",
         "if you(?:'re| are) (?:an? )?(?:ai|llm|language model|assistant|agent|chatbot|bot|gpt|model)",
@@ -251,7 +254,9 @@ _DESTINATION = (
     r"(?:(?:https?|ftp)://|www\.|[\w.+-]+@[\w-]+\.[\w.]+|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}"
     # A host named after a link word: "an image link pointing at stats.tracker.example", "发到 x.example 的接口".
     r"|(?:link|url|address|endpoint|server|host|domain|pixel|beacon|webhook|image|img|图片|链接|地址|接口|服务器)s?"
-    r"(?:[ \w-]{0,20}?)(?:at|to|on|of|for|指向|到)? ?[a-z0-9-]+(?:\.[a-z0-9-]+)+)"
+    r"(?:[ \w-]{0,20}?)(?:at|to|on|of|for|指向|到)? ?[a-z0-9-]+(?:\.[a-z0-9-]+)+"
+    # A host right after a verb of sending: "发到 stat-cn.example", "上传到 a.b.example".
+    r"|(?:发到|发送到|发往|传到|上传到|提交到|推送到|同步到)\s*[a-z0-9-]+(?:\.[a-z0-9-]+)+)"
 )
 # A link whose query is left open for the assistant to fill in: the data leaves with the request.
 _OPEN_QUERY = r"(?:https?://|www\.)[^\s)\]]*[?&][\w-]*=(?:\{|<|%7b|\s|$|\)|\]|['\"]?\s*\+)"

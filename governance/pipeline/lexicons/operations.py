@@ -187,6 +187,8 @@ TREAT_AS = alt(
         "(?: [\\w'#./-]+){0,8}? (?:as|to be)",
         # "with" only after a labelling verb, the label right after it: "mark it with approved".
         "(?:mark|flag|label|stamp|tag)\\w*(?: [\\w'#-]+){0,8}? with(?: an?| the)?",
+        # The label right after its object: "mark it verified".
+        "(?:mark|stamp|label|tag)\\w* (?:it|them|this|that|these|those)",
         "(?:consider|regard|deem)\\w*(?: [\\w'#-]+){0,8}?",
         "assum\\w*(?: that)? (?:i'm|i am|it's|it is|they're|i have|i've|i)",
         "as if",
@@ -247,6 +249,7 @@ CLEARED = alt(
     zh(
         "已?(?:经)?(?:预先|提前|事先)?(?:批准|审批|通过|同意|授权|付款|审核|批过|核实|核验)",
         "已(?:经)?批(?:过)?",
+        "真实有效",
         "已?(?:经)?(?:实名|认证|验证)",
         "可信",
         "信任",

@@ -318,10 +318,12 @@ _DISABLE_RECORDS = alt(
         "(?:logging|logs|audit(?:ing| logs?| trail| records?)?|monitoring|alert(?:s|ing))",
         "(?:don't|do not|stop|never) (?:log|audit|monitor)(?:ging)?",
         "keep (?:it|this|that|them) out of the (?:audit )?logs?",
+        "(?:squash|hide|scrub|rewrite|drop|remove|delete|purge|erase|wipe)\\w*(?: away| out)? (?:the |all |any )?"
+        "audit[- ]?(?:related )?(?:commits?|entries|records?|events?|trail|logs?)",
     ),
     zh(
         "(?:关闭|关掉|停用|停止|暂停|禁用|删除|删掉|清除|清空)(?:(?!。).){0,4}(?:审计|日志|监控|告警)",
-        "不要(?:写|记)(?:入|到)?(?:审计|日志)",
+        "(?:不要|别|不用|无需)(?:再)?(?:写|记)(?:入|到)?(?:审计|日志)",
         "不要记(?:录)?日志",
         "不要审计",
         "不留痕",
