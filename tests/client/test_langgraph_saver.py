@@ -86,6 +86,42 @@ def test_a_read_rebuilds_the_thread_when_its_last_event_left_the_branch(world, l
             assert _latest(fresh, "t1") == _latest(saver, "t1")
 
 
+def test_delete_for_runs_keeps_the_values_later_checkpoints_need_and_deletes_the_old_session(world, live_server):
+    user = f"lg-{uuid.uuid4().hex[:10]}"
+    with _saver(world, live_server, user) as saver:
+        # Run "a" stores "notes" with its checkpoint; run "b"'s checkpoint names that version without storing it.
+        for checkpoint_id, parent, run, values, new_versions in (
+            ("0001", None, "a", {"messages": ["m1"], "notes": ["from run a"]}, {"messages": 1, "notes": 1}),
+            ("0002", "0001", "b", {"messages": ["m2"], "notes": ["from run a"]}, {"messages": 2}),
+        ):
+            checkpoint = empty_checkpoint()
+            checkpoint["id"] = checkpoint_id
+            checkpoint["channel_values"] = values
+            checkpoint["channel_versions"] = {"messages": new_versions["messages"], "notes": 1}
+            config: dict[str, Any] = {
+                "configurable": {"thread_id": "t-runs", "checkpoint_ns": "", "checkpoint_id": parent}
+            }
+            stored = saver.put(config, checkpoint, {"run_id": run}, new_versions)
+            saver.put_writes(stored, [("messages", f"pending of {run}")], task_id=f"task-{run}")
+        _put_steps(saver, "t-other", 2)  # another thread, without either run: untouched
+        old, other = saver._session("t-runs", create=False), saver._session("t-other", create=False)
+
+        saver.delete_for_runs(["a"])
+
+        listed = list(saver.list({"configurable": {"thread_id": "t-runs"}}))
+        assert [t.config["configurable"]["checkpoint_id"] for t in listed] == ["0002"]
+        assert listed[0].checkpoint["channel_values"] == {"messages": ["m2"], "notes": ["from run a"]}
+        assert [w[2] for w in listed[0].pending_writes] == ["pending of b"]
+        sessions = saver._client.sessions.list(user_id=user, app="default", workspace="langgraph:t-runs")["results"]
+        assert [s["id"] for s in sessions] == [saver._session("t-runs", create=False)] and sessions[0]["id"] != old
+        assert saver._session("t-other", create=False) == other and _latest(saver, "t-other")[0] == "0001"
+
+        saver.delete_for_runs(["b"])  # nothing left of the thread: its session is deleted
+        assert saver.get_tuple({"configurable": {"thread_id": "t-runs"}}) is None
+        assert saver._client.sessions.list(user_id=user, app="default", workspace="langgraph:t-runs")["results"] == []
+        saver.delete_for_runs([])  # no runs: nothing to do
+
+
 def test_prune_keep_latest_leaves_the_latest_whole_and_deletes_the_old_history(world, live_server):
     user = f"lg-{uuid.uuid4().hex[:10]}"
     with _saver(world, live_server, user) as saver:

@@ -1,8 +1,8 @@
 """MemgovSaver against langgraph-checkpoint-conformance (pinned in requirements.lock), the suite LangGraph
 publishes for checkpointers: every base capability (put, put_writes, get_tuple, list, delete_thread) and the
-extended copy_thread and prune must pass, against the live server. delete_for_runs deletes single
-checkpoints from a history memgov keeps append-only; MemgovSaver doesn't implement it, and the suite skips
-it."""
+extended copy_thread, prune and delete_for_runs must pass, against the live server (a session is kept
+append-only: what prune and delete_for_runs keep goes to a new session of the thread, and the old one is
+deleted)."""
 
 from __future__ import annotations
 
@@ -23,8 +23,9 @@ def test_memgov_saver_passes_langgraphs_checkpointer_conformance_suite(world, li
     failures = {name: result.failures for name, result in report.results.items() if result.failures}
     assert report.passed_all_base(), failures
     passed = sum(r.tests_passed for r in report.results.values())
-    # Every base test of langgraph-checkpoint-conformance 0.0.2 (58), every copy_thread (8) and prune (8) test.
-    assert passed == 74 and not failures
+    # Every base test of langgraph-checkpoint-conformance 0.0.2 (58), every copy_thread (8), prune (8) and
+    # delete_for_runs (7) test.
+    assert passed == 81 and not failures
     assert {name for name, r in report.results.items() if r.detected} == {
         "put",
         "put_writes",
@@ -33,4 +34,5 @@ def test_memgov_saver_passes_langgraphs_checkpointer_conformance_suite(world, li
         "delete_thread",
         "copy_thread",
         "prune",
+        "delete_for_runs",
     }

@@ -424,15 +424,74 @@ class MemgovSaver(BaseCheckpointSaver[str]):
             ]
             if old is None or not records:
                 continue
-            made = self._client.sessions.create(
-                user_id=self.user_id, app=self.app, workspace=WORKSPACE_PREFIX + thread_id
-            )
-            self._append_all(made["id"], [_dumps(record) for record in records])
-            with self._lock:
-                self._sessions[thread_id] = made["id"]
-                self._threads.pop(old, None)
-            with contextlib.suppress(NotFound):
-                self._client.sessions.delete(old)
+            self._replace_session(thread_id, old, records)
+
+    def delete_for_runs(self, run_ids: Sequence[str]) -> None:
+        """Deletes every checkpoint whose metadata names one of ``run_ids``, in every thread of this saver's
+        person and app, with its pending writes. A thread that keeps other checkpoints goes to a new session
+        holding them (each with the channel values it needs, wherever a deleted checkpoint had stored them),
+        and the old session is deleted, as ``prune`` does; a thread left with none is deleted."""
+        wanted = {str(run_id) for run_id in run_ids}
+        if not wanted:
+            return
+        for thread_id in self._thread_ids():
+            old = self._session(thread_id, create=False)
+            if old is None:
+                continue
+            try:
+                events = self._events(old, after=None) or []
+            except NotFound:  # deleted meanwhile
+                continue
+            kept = self._without_runs([r for r in map(_record_of, events) if r is not None], wanted)
+            if kept is None:
+                continue
+            if kept:
+                self._replace_session(thread_id, old, kept)
+            else:
+                self.delete_thread(thread_id)
+
+    def _without_runs(self, records: list[dict[str, Any]], wanted: set[str]) -> list[dict[str, Any]] | None:
+        """The records without the checkpoints of ``wanted`` runs and their writes; None when there are none.
+        A channel value stored with a deleted checkpoint moves to the first kept one that needs it."""
+        removed = {
+            (record["ns"], record["id"])
+            for record in records
+            if record["lg"] == "checkpoint"
+            and str(self.serde.loads_typed(_unpack(record["metadata"])).get("run_id")) in wanted
+        }
+        if not removed:
+            return None
+        orphans: dict[tuple[str, str, str], list[Any]] = {}
+        stored: set[tuple[str, str, str]] = set()
+        kept: list[dict[str, Any]] = []
+        for record in records:
+            ns = record["ns"]
+            if record["lg"] != "checkpoint":
+                if (ns, record["checkpoint_id"]) not in removed:
+                    kept.append(record)
+                continue
+            if (ns, record["id"]) in removed:
+                orphans.update({(ns, channel, str(blob[0])): blob for channel, blob in record["blobs"].items()})
+                continue
+            blobs = dict(record["blobs"])
+            for channel, version in self._channel_versions(record["checkpoint"]).items():
+                key = (ns, channel, str(version))
+                if channel not in blobs and key not in stored and key in orphans:
+                    blobs[channel] = orphans[key]
+            stored.update((ns, channel, str(blob[0])) for channel, blob in blobs.items())
+            kept.append({**record, "blobs": blobs})
+        return kept
+
+    def _replace_session(self, thread_id: str, old: str, records: list[dict[str, Any]]) -> None:
+        """The thread continues in a new session holding ``records``; the old session is deleted (memgov
+        deletes a session whole, never single events of it)."""
+        made = self._client.sessions.create(user_id=self.user_id, app=self.app, workspace=WORKSPACE_PREFIX + thread_id)
+        self._append_all(made["id"], [_dumps(record) for record in records])
+        with self._lock:
+            self._sessions[thread_id] = made["id"]
+            self._threads.pop(old, None)
+        with contextlib.suppress(NotFound):
+            self._client.sessions.delete(old)
 
     # Async: the same calls on a worker thread (the client is synchronous, as SqliteSaver's sqlite3 is).
 
@@ -473,6 +532,9 @@ class MemgovSaver(BaseCheckpointSaver[str]):
 
     async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
         await asyncio.to_thread(lambda: self.prune(thread_ids, strategy=strategy))
+
+    async def adelete_for_runs(self, run_ids: Sequence[str]) -> None:
+        await asyncio.to_thread(self.delete_for_runs, run_ids)
 
     def close(self) -> None:
         if self._owns_client:
