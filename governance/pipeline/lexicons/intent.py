@@ -40,6 +40,7 @@ from governance.pipeline.lexicons.conduct import (
     instructs_assistant,
     names_work_convention,
 )
+from governance.pipeline.lexicons.harm_orders import orders_harmful_output
 from governance.pipeline.lexicons.intent_forms import (
     copies_itself,
     exfiltrates,
@@ -69,6 +70,7 @@ _CLASSES = (
     ("priority_over_setup", ranks_above_setup),
     ("self_replication", copies_itself),
     ("phishing", phishing),
+    ("harmful_output", orders_harmful_output),
 )
 
 
