@@ -5,7 +5,7 @@ from __future__ import annotations
 from io import StringIO
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from memories.models import Memory
 
@@ -45,3 +45,26 @@ def test_the_http_rows_do_not_depend_on_the_deployments_allowed_hosts(settings):
     # 5,000 rows are bulk-inserted at once: more parameters than PostgreSQL takes in one statement.
     call_command("bench_write", writes=3, sizes="5000", stdout=out)
     assert "pipeline via HTTP    @ 5,000 stored" in out.getvalue()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_durability_is_set_for_the_run_and_printed():
+    from django.db import connection
+
+    from evaluation.durability import commit_durability, set_durability
+
+    expected = {"postgresql": ("synchronous_commit=on", "synchronous_commit=off"), "sqlite": ("FULL", "NORMAL")}
+    flushed, relaxed = expected[connection.vendor]
+    set_durability("flushed")
+    assert flushed in commit_durability() and "(flushed commits)" in commit_durability()
+    set_durability("relaxed")
+    assert relaxed in commit_durability() and "(relaxed commits)" in commit_durability()
+    out = StringIO()
+    call_command("bench_write", writes=5, sizes="600", durability="flushed", stdout=out)
+    assert "(flushed commits)" in out.getvalue().splitlines()[0]
+    set_durability("relaxed")
+
+
+def test_an_unknown_durability_names_the_choices():
+    with pytest.raises(CommandError, match="flushed, relaxed"):
+        call_command("bench_write", writes=5, sizes="600", durability="fast")

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from audit.events import Event
 from audit.services import audit_append, audit_fields, audit_record
+from evaluation.durability import commit_durability, set_durability
 from evaluation.read_bench import python_speed
 from evaluation.scope_bench import ROUNDS, SCOPE_SIZES, parse_sizes, scope_table, scope_writes, timed_batch
 from governance.pipeline import run_pipeline
@@ -68,8 +69,20 @@ class Command(BaseCommand):
             + ",".join(str(size) for size in SCOPE_SIZES)
             + ")",
         )
+        parser.add_argument(
+            "--durability",
+            default="default",
+            help="commits: default (as configured), flushed (each waits for the disk) or relaxed "
+            "(evaluation/durability.py); compare databases at the same one",
+        )
 
-    def handle(self, *args: object, writes: int, sizes: str, scope_sizes: str, **options: object) -> None:
+    def handle(
+        self, *args: object, writes: int, sizes: str, scope_sizes: str, durability: str, **options: object
+    ) -> None:
+        try:
+            set_durability(durability)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
         if scope_sizes:
             self._scope_axis(writes=writes, scope_sizes=scope_sizes)
             return
@@ -82,8 +95,8 @@ class Command(BaseCommand):
         except ValueError as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(
-            f"database: {connection.vendor}; {ROUNDS * timed_batch(writes)} timed writes per cell "
-            f"({ROUNDS} rounds); "
+            f"database: {connection.vendor}, {commit_durability()}; "
+            f"{ROUNDS * timed_batch(writes)} timed writes per cell ({ROUNDS} rounds); "
             f"this machine runs sum(range(1000)) in {python_speed():.1f} µs"
         )
         try:
@@ -94,7 +107,7 @@ class Command(BaseCommand):
 
     def _run(self, *, writes: int, sizes: str) -> None:
         self.stdout.write(
-            f"database: {connection.vendor}; {writes} timed writes per row; "
+            f"database: {connection.vendor}, {commit_durability()}; {writes} timed writes per row; "
             f"this machine runs sum(range(1000)) in {python_speed():.1f} µs"
         )
         slug = f"bench-{int(time.time())}"
