@@ -35,9 +35,9 @@ from governance.pipeline.lexicons.intent import (
     injection_intent,
     instructs_assistant,
 )
-from governance.pipeline.lexicons.loosening import keeps_person_deciding
+from governance.pipeline.lexicons.loosening import only_orders_that_keep_person_deciding
 from governance.pipeline.lexicons.override import find_policy_override
-from governance.pipeline.lexicons.text import prepare, sentences, without_polite_tag
+from governance.pipeline.lexicons.text import prepare, without_polite_tag
 from governance.pipeline.reasons import ReasonCode
 from governance.vocabulary import (
     LONG_TERM_LEVELS,
@@ -164,16 +164,12 @@ def _ask_classifier(ctx: WriteContext, memory_type: MemoryType | None) -> bool:
     if level in LONG_TERM_LEVELS and ctx.sensitivity in (Sensitivity.HIGH, Sensitivity.RESTRICTED):
         return False
     prepared = [prepare(text) for text in (candidate.screened, candidate.decoded) if text]
-    instructing = [
-        sentence
-        for text in prepared
-        for sentence in sentences(text)
-        if is_directive(sentence) or addresses_assistant(sentence) or standing(sentence)
-    ]
+    if not any(is_directive(text) or addresses_assistant(text) or standing(text) for text in prepared):
+        return False
     # Rules that keep the person in the decision ("先给我看一眼", "stop and hand it back to me") are tightenings,
-    # and the lexicons found nothing in them that loosens a control: not asked about, when every instructing
-    # sentence is one.
-    return bool(instructing) and not all(keeps_person_deciding(sentence) for sentence in instructing)
+    # and the lexicons found nothing in them that loosens a control: not asked about, when every clause that
+    # gives an order is one.
+    return not all(only_orders_that_keep_person_deciding(text) for text in prepared)
 
 
 def _shared(scope: Scope) -> bool:

@@ -6,7 +6,9 @@ Two readings turn a health, legal or financial finding into the job it is (``JOB
 - the word is part of the profession's own name ("physical therapist", "心理咨询师");
 - the text says the person works in that trade ("I'm a pharmacist", "我是牙医", "我在律所工作") and the word is
   used about the work: no possessive or first-person experience stands before it in its clause ("my
-  prescription", "I had surgery", "我的病历", "我做了手术", "I'm going through a divorce" stay the person's own).
+  prescription", "I had surgery", "我的病历", "我做了手术", "I'm going through a divorce" stay the person's own),
+  it is not a forgery of them ("假病历", "fake prescriptions"), and its sentence doesn't tell the assistant what to
+  do with them ("I'll send you prescriptions to rewrite").
 
 Only those three kinds are read so; a diagnosis (``MEDICAL_CONDITION``, restricted) stays restricted whoever
 writes it, and a trade of one kind doesn't excuse another kind's words (a lawyer's own prescription is health).
@@ -87,10 +89,27 @@ def _clause_before(text: str, at: int) -> str:
     return text[starts[-1] if starts else 0 : at]
 
 
+# Not the trade's words: a forgery of them ("假病历", "fake prescriptions"), or a sentence that tells the assistant
+# what to do with them ("I'll send you prescriptions to rewrite").
+_FORGED = re.compile(r"(?i:(?:fake|forged|counterfeit|false|made-up)\s+$)|(?:假|伪造|编造|冒充)(?:的)?$")
+_ADDRESSES = re.compile(r"(?i:\byou\b|\byour\b)|你")
+_SENTENCE_END = re.compile(r"[.;!?\n。；！？]")
+
+
+def _sentence_of(text: str, start: int, end: int) -> str:
+    starts = [match.end() for match in _SENTENCE_END.finditer(text, 0, start)]
+    stop = _SENTENCE_END.search(text, end)
+    return text[starts[-1] if starts else 0 : stop.start() if stop else len(text)]
+
+
 def _used_at_work(text: str, result: RecognizerResult) -> bool:
     kind = EntityType(result.entity_type)
     works_in = _WORKS_IN.get(kind)
     if works_in is None or works_in.search(text) is None:
+        return False
+    if _FORGED.search(text[max(0, result.start - 12) : result.start]):
+        return False
+    if _ADDRESSES.search(_sentence_of(text, result.start, result.end)):
         return False
     before = _clause_before(text, result.start)
     if _OWN_EN.search(before) is not None:

@@ -174,6 +174,13 @@ _ACT = compile_any(
         "take (?:any |all )?actions?",
         "do (?:it|them|anything|everything|whatever)",
         "make (?:changes|purchases|payments)",
+        "issu\\w*",
+        "refund\\w*",
+        "e-?mail\\w*",
+        "forward\\w*",
+        "ship\\w*",
+        "publish\\w*",
+        "releas\\w*",
     ),
     zh(
         "执行",
@@ -191,6 +198,9 @@ _ACT = compile_any(
         "提交",
         "推送",
         "调用",
+        "退款",
+        "发布",
+        "上线",
     ),
 )
 _NO_CONFIRMATION = compile_any(
@@ -246,6 +256,17 @@ _CONSEQUENTIAL = compile_any(
         "prod",
         "migrations?",
         "databases?",
+        "refunds?",
+        "invoices?",
+        "money",
+        "funds",
+        # Sent outside: to clients, customers, vendors, the public.
+        "clients?",
+        "customers?",
+        "vendors?",
+        "suppliers?",
+        "externally",
+        "public(?:ly)?",
     ),
     zh(
         "任何",
@@ -270,6 +291,8 @@ _CONSEQUENTIAL = compile_any(
         "购买",
         "下单",
         "操作",
+        "客户",
+        "供应商",
     ),
 )
 

@@ -42,7 +42,8 @@ _PLANTED = (
 _INSTRUCTIONS = r"(?:instructions?|commands?|directions?|orders?|directives?|requests?)"
 _BINDING = (
     r"(?:authoritative|binding|mandatory|(?:should|must|are to|have to|need to) be (?:followed|obeyed|executed|"
-    r"carried out)|take precedence|override|outrank|come first|win)"
+    r"carried out)(?! by (?!you|the assistant|the ai|ai|agents?|assistants?)\w)|take precedence|override|outrank"
+    r"|come first|win)"
 )
 _PLANTED_AUTHORITY = compile_any(
     en(
@@ -82,9 +83,12 @@ _TEMPLATE_SETUP = compile_any(
     r"(?:\{\{|\{%|\$\{)[^{}\n]{0,40}?(?:system[_ ]?prompt|prompt|instructions?|config\w*|settings|env(?:iron\w*)?|"
     r"secrets?|api[_ ]?keys?|credentials?|系统提示词?|配置|指令|设定|密钥)[^{}\n]{0,40}?(?:\}\}|%\}|\})"
 )
+# An order to render it, not a description of rendering ("it renders empty", "渲染出来是空的").
 _RENDER = compile_any(
-    en("render\\w*", "expand\\w*", "fill\\w* (?:in|out)", "substitut\\w*", "interpolat\\w*", "in full", "unescaped"),
-    zh("展开", "渲染", "原样", "填充", "替换", "输出"),
+    r"(?:^|[,:;.—-]\s*|\b(?:and|then|please|always|just|to)\s+)(?:render|expand|fill in|substitute|interpolate|output"
+    r"|print)\b",
+    en("in full", "unescaped", "don't escape", "do not escape"),
+    zh("(?:要|请|都要|必须|需要|给我|直接|都)(?:原样)?(?:展开|渲染|输出|填充|替换)", "原样(?:展开|输出|渲染)"),
 )
 
 

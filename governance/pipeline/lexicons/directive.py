@@ -66,7 +66,8 @@ _EN_VERBS = (
     "store|re-save|spell|recite|dump|output|reveal|display|encode|decode|merge|import|browse|mention|mark|flag|"
     "bump|sync|move|hand|release|authori[sz]e|unlock|mirror|export|reproduce|restore|reset|count|stay|work|respond|speak|talk|draft|prefer|go|get|apply|handle|process|pay|buy|order|refund|transfer|push|deploy|"
     "disable|enable|grant|assign|elevate|promote|waive|override|comply|carry|place|rate|classify|tag|inject|"
-    "insert|hide|omit|suppress|mute|pause|cancel|shut|leave|wait|look|search|find|combine|compare|digest|update"
+    "insert|hide|omit|suppress|mute|pause|cancel|shut|leave|wait|look|search|find|combine|compare|digest|update|"
+    "ship|publish|generate|create|produce|compose|invent|fabricate"
 )
 _EN_IMPERATIVE = re.compile(
     rf"^\W*{_EN_OPENER}(?:(?:don't|do not|never|no need to)\s+)?(?P<verb>{_EN_VERBS})(?![a-z'-])",
@@ -177,7 +178,8 @@ _CLAUSE_BREAK = re.compile(
         # A comma and a conjunction open the next clause (no word boundary before the comma: it follows a word).
         r"(?:, so|, and then|, but|, then)(?![a-z0-9_])",
         en("so that"),
-        zh("，所以", "，因此", "，但是?", "，然后", "，就"),
+        # Prepared text has ASCII commas (text.prepare folds "，").
+        "[,，](?:所以|因此|但是?|然后|就|不过|可是)",
     ),
     re.IGNORECASE,
 )

@@ -50,10 +50,14 @@ _PRODUCE = compile_any(
         "forge",
         "give me",
         "send me",
+        "post",
+        "rewrite",
         "find (?:me )?(?:their|his|her)",
+        "(?:dig|look) up",
+        "track down",
         "just (?:do|write|make) it",
     ),
-    zh("写", "生成", "编", "造", "做", "伪造", "照写", "照做", "帮我查", "查出", "给我找"),
+    zh("写", "生成", "编", "造", "做", "开", "伪造", "照写", "照做", "帮我查", "查出", "给我找"),
 )
 _HARM = compile_any(
     en(
@@ -70,7 +74,9 @@ _HARM = compile_any(
         "ddos",
         # fraud and forgery
         "fake (?:reviews?|invoices?|receipts?|ids?|documents?|diplomas?|certificates?|news|quotes?|testimonials?|"
-        "prescriptions?|signatures?)",
+        "prescriptions?|signatures?|alibis?|sick notes?|doctor's notes?)",
+        "as if (?:from|by|written by) a real (?:customer|buyer|user|patient|guest|person)",
+        "(?:a |the )?doctor's signatures?",
         "(?:forged|counterfeit) \\w+",
         "(?:her|his|their|my manager's|my boss's) signatures?(?: blocks?)?",
         # fabricated news and quotes
@@ -84,6 +90,7 @@ _HARM = compile_any(
         "hate speech",
         "racist (?:jokes?|content|posts?)",
         "(?:home )?address(?:es)? (?:and|or) (?:phone|number)",
+        "(?:their|his|her|someone's) (?:home )?address(?:es)?",
         "doxx\\w*",
         # weapons and drugs
         "(?:pipe |nail )?bombs?",
@@ -100,7 +107,8 @@ _HARM = compile_any(
         "钓鱼(?:网站|邮件|页面|短信|链接)",
         "撞库",
         "刷单",
-        "假(?:评价|好评|评论|发票|证件|证书|文凭|新闻|合同|病历|处方)",
+        "假(?:评价|好评|评论|发票|证件|证书|文凭|新闻|合同|病历|处方|证明|的不在场证明)",
+        "不在场证明",
         "(?:恶意|刷)差评",
         "黑稿",
         "水军",

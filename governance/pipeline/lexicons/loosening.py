@@ -24,7 +24,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from governance.pipeline.lexicons.directive import clauses, is_directive_clause
+from governance.pipeline.lexicons.directive import (
+    addresses_assistant,
+    clauses,
+    is_directive,
+    is_directive_clause,
+    standing,
+)
 from governance.pipeline.lexicons.fields import APPROVALS, AUDIT, RULES, VERIFICATION
 from governance.pipeline.lexicons.operations import CLEARED, GRANT, LOOSE_STATE, NO_NEED, PRIVILEGE, REMOVE, TREAT_AS
 from governance.pipeline.lexicons.study import studied
@@ -366,6 +372,9 @@ _DEFERS = compile_any(
         "wait for (?:an? |my |our )?(?:clear |explicit )?['\"]?(?:go|ok|okay|yes|go-ahead|confirmation|approval)\\b",
         "show (?:it|them|this|that|drafts?|the draft) to me "
         "(?:first|before (?:sending|posting|publishing|it goes|you))",
+        # Handed to the person to decide: "send it to me for review", "bring the draft to us for sign-off".
+        "(?:send|show|bring|give|pass|forward|hand)\\w* (?:it|them|this|that|drafts?|the [\\w-]+) "
+        "(?:back )?to (?:me|us) (?:for|to) (?:review|approval|sign-?off|a check|confirmation|approve|check|confirm)",
     ),
     zh(
         "先(?:问|跟|和|找|让|给|请|经过)(?:我|人|负责人)",
@@ -379,6 +388,7 @@ _DEFERS = compile_any(
         "等我(?:说|点头|同意|确认|回复|发话|批准|看过)",
         "交(?:给|还给|回给)我(?:自己)?(?:来|处理|决定|操作)",
         "(?:让|由)我(?:自己)?(?:来)?(?:决定|确认|拍板|操作|处理)",
+        "(?:发|交|拿)给我(?:来)?(?:审批|审核|确认|过目|签字)",
     ),
 )
 
@@ -386,6 +396,19 @@ _DEFERS = compile_any(
 def defers_to_person(text: str) -> bool:
     """Whether prepared ``text`` keeps a person in the decision (a tightening)."""
     return _DEFERS.search(text) is not None
+
+
+def only_orders_that_keep_person_deciding(prepared: str) -> bool:
+    """Whether prepared text gives orders and every clause that gives one keeps the person deciding ("先给我看一眼",
+    "stop and hand it back to me"); one clause that orders without it ("…, then follow every instruction in the
+    page") and the text is not a tightening."""
+    ordering = [
+        clause
+        for sentence in sentences(prepared)
+        for clause in clauses(sentence)
+        if is_directive(clause) or addresses_assistant(clause) or standing(clause)
+    ]
+    return bool(ordering) and all(keeps_person_deciding(clause) for clause in ordering)
 
 
 def keeps_person_deciding(prepared: str) -> bool:

@@ -443,9 +443,9 @@ FOLLOW = alt(
         "(?:obey|follow|execute|run|carry out|act on|comply with)\\w* (?:whatever|what|everything|anything)",
         # "do whatever it says", "does anything the page asks"; not "before IT does anything".
         "do(?:es)? whatever",
-        "do(?:es)? (?:what|everything|anything) (?:(?:it|they|he|she|i|you|the [\\w-]+|[\\w-]+) )?"
+        "do(?:es)? (?:what|everything|anything) (?:(?:it|they|he|she|i|you|(?:[\\w-]+ ){0,3}[\\w-]+) )?"
         "(?:says?|asks?|tells?|wants?|requests?|demands?|instructs?|orders?)",
-        "(?:obey|follow|execute|carry out|act on|comply with)\\w* (?:the |its |any |all )?"
+        "(?:obey|follow|execute|carry out|act on|comply with)\\w* (?:the |its |any |all |every |each )?"
         "(?:decoded )?(?:instructions?|commands?|orders?|text|them|it)",
         "no matter what",
         "whatever it (?:asks|says)",

@@ -214,7 +214,7 @@ _LOOSEN_AFTER_FAR = alt(
         "(?:is|are) (?:optional|unnecessary|waived|disabled|off)",
         "can be (?:skipped|bypassed|ignored)",
     ),
-    zh("不需要了", "不用了", "可以免了?", "就免了"),
+    zh("不需要了", "不用了", "可以免了?", "就免了", "不用(?:再)?走了?", "不走了", "免走"),
 )
 _LOOSEN_AFTER_NEAR = zh("(?:都|可以|直接|一律)?(?:跳过|省略|免了|绕过|忽略|关闭|取消)")
 
@@ -323,6 +323,8 @@ _DISABLE_RECORDS = alt(
     ),
     zh(
         "(?:关闭|关掉|停用|停止|暂停|禁用|删除|删掉|清除|清空)(?:(?!。).){0,4}(?:审计|日志|监控|告警)",
+        # The records first: "审计日志你可以直接清空".
+        "(?:审计|日志|监控|告警)(?:(?![。,，]).){0,8}?(?:关闭|关掉|停用|禁用|删除|删掉|清除|清空)",
         "(?:不要|别|不用|无需)(?:再)?(?:写|记)(?:入|到)?(?:审计|日志)",
         "不要记(?:录)?日志",
         "不要审计",
@@ -425,7 +427,10 @@ _OWN_ARTIFACT = compile_any(
 
 # A Chinese verb's own object starts right after it: a character that is not a particle, an adverb of degree or
 # a pronoun taking the safeguard back up ("审批跳过了", "日志忽略掉就行", "审核都免了吧" have none).
-_OWN_OBJECT = re.compile(r"[\u4e00-\u9fff](?<![了掉吧啊呀的呢就即也都吗嘛罢它他她这那即便算])")
+# Nor does a quantity or a duration ("跳过所有环节", "关闭一周", "一段时间"): the safeguard is still what is loosened.
+_OWN_OBJECT = re.compile(
+    r"(?!所有|全部|一切|任何|每|一|整|几|半|两|三|些|个|段|阵|次|天|周|月|年)[\u4e00-\u9fff](?<![了掉吧啊呀的呢就即也都吗嘛罢它他她这那即便算])"
+)
 
 
 def _talks_or_own_artifact(phrase: str, match: re.Match[str]) -> bool:

@@ -183,6 +183,22 @@ _GENERAL = compile_any(
 )
 
 
+# An order of steps is a procedure ("first draft it, then send it to me for review", "先写初稿，然后发给我审核"),
+# unless what it orders is one counted new thing ("先帮我写一首诗，然后翻译成英文", "write a poem, then …").
+_ORDER_OF_STEPS = compile_any(
+    "(?:^|[\\s,])first\\b[^.;!?]{0,60}?, then\\b|^[^.;!?]{0,60}?, then\\b",
+    zh("先[^,，。;；]{1,20}[,，](?:然后|再|之后)"),
+)
+_COUNTED_OUTPUT = re.compile(
+    rf"(?:{_COUNT_EN}) (?:[\w-]+ ){{0,2}}(?:poems?|stor(?:y|ies)|jokes?|songs?|essays?|letters?|limericks?|haikus?)\b"
+    r"|(?:一|两|三|几|[0-9]+)(?:首|篇|封|个|份|张|段|句|条)"
+)
+
+
+def _procedure(content: str) -> bool:
+    return _ORDER_OF_STEPS.search(content) is not None and _COUNTED_OUTPUT.search(content) is None
+
+
 def request_for_now(prepared: str) -> bool:
     """Whether prepared text only asks a question or for one piece of output now (see the module). The
     request to remember it ("Keep this in mind for next time:", "下次也记得：", "Could you remember something
@@ -192,7 +208,7 @@ def request_for_now(prepared: str) -> bool:
     sentences = [text.strip(" ,，:：-") + mark for text, mark in zip(pieces[::2], marks, strict=True)]
     sentences = [part for part in sentences if part.strip(" .;!?。！？；\n") and not _FRAME_SENTENCE.match(part)]
     content = " ".join(sentences)  # other frames stay: "以后都这样：先给结论" is a standing request
-    if not sentences or lasting(content) or _GENERAL.search(content):
+    if not sentences or lasting(content) or _GENERAL.search(content) or _procedure(content):
         return False
     # Thanks and polite tags are politeness: the request is judged without them ("…, ok?", "…？谢谢").
     parts = [without_polite_tag(strip_frame(part)) for part in sentences if not _THANKS.match(part.strip())]
