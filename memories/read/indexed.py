@@ -28,9 +28,11 @@ from django.db import DEFAULT_DB_ALIAS, connections
 
 from governance.vocabulary import Level
 from memories.models import Memory, MemoryEmbedding
+from memories.read.columns import RULE_TYPES, candidate_columns
 from memories.read.features import name_key, term_probe
 from memories.read.index import NO_VECTOR, IndexView
-from memories.read.ranking import RULE_TYPES, Ranking, VectorMatrix, project_mention, query_plan, rank_candidates
+from memories.read.ranked import Ranking
+from memories.read.ranking import project_mention, query_plan, rank_columns
 from memories.read.scope import (
     CANDIDATE_LIMIT,
     ContextCandidate,
@@ -40,6 +42,7 @@ from memories.read.scope import (
     uuid_text,
 )
 from memories.read.segment import QueryTerm, query_matcher
+from memories.read.semantic import VectorMatrix
 from vault.envelope import NONCE_SIZE, nonce_of
 
 _ID, _CONTENT_AT, _UPDATED_AT, _CITED_AT, _VECTOR_AT = (
@@ -242,17 +245,16 @@ def rank_indexed(
     vectors = source.vectors() if query.strip() and model else None
     query_vector = embed_query() if vectors is not None and vectors.present else None
     plan = query_plan(query)
-    ranking = rank_candidates(
-        source.candidates,
-        query=query,
+    ranking = rank_columns(
+        candidate_columns(source.candidates),
+        candidate=source.candidates.__getitem__,
         now=now,
+        plan=plan,
         query_vector=query_vector,
         vectors=vectors if query_vector is not None else None,
-        plan=plan,
         team_named=team_named,
-        project=project,
-        counted=source.counts(plan.terms) if plan.terms else None,
-        mentioned=source.mentioned(project),
+        counted=source.counts(plan.terms) if plan.terms and source.candidates else None,
+        mentioned=np.array(source.mentioned(project), dtype=bool) if project else None,
     )
     return ranking, source
 
