@@ -54,9 +54,9 @@ from memories.read.scope import (
     ContextScope,
     ReadGrant,
     memory_context_candidates,
-    open_vectors,
     read_grant_for,
 )
+from memories.read.sealed import open_vectors
 from memories.read.tokens import total_tokens
 from memories.services.citations import citation_id
 from memories.services.retrieval_index import INDEX_MIN_MEMORIES, INDEX_STALE_MIN, retrieval_index_request
@@ -332,7 +332,7 @@ def _rank(grant: ReadGrant, request: ContextRequest, *, now: datetime) -> tuple[
             team_named=team_named,
             project=project,
         )
-        considered = len(source.candidates)
+        considered = len(source)
         if source.own_stale() >= max(INDEX_STALE_MIN, considered // 10):
             retrieval_index_request(tenant_id=grant.tenant_id, owner=grant.user_id)
         return ranking, considered, source

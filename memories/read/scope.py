@@ -36,7 +36,6 @@ from functools import cache, lru_cache
 from typing import Any, NamedTuple
 from uuid import UUID
 
-import numpy as np
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -44,7 +43,6 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from governance.models import Membership, Project, ProjectMembership, Team, TeamMembership
 from governance.vocabulary import Level, Status
 from memories.access import Caller
-from memories.embedding.vectors import unpack_vector
 from memories.models import AgentAccess, Memory, MemoryEmbedding, Subject
 from vault import DecryptionError
 from vault.datakeys import data_key_by_id
@@ -259,7 +257,8 @@ def _candidate_statement(
     order of the placeholders (``types``/``levels``: how many are allowed, None for no restriction).
     ``vectors``: each row also brings its sealed vector of the named model (a primary-key lookup per
     row), else NULL. ``stamps``: the content and the vector are replaced by their nonces (``vault.envelope
-    .nonce_of``), for a read that takes what ranking needs from the retrieval index (``memories.read.indexed``).
+    .nonce_of``), and the id and dates by text (``_stamped_column``), for a read that takes what ranking
+    needs from the retrieval index (``memories.read.indexed``).
     """
     c = _column
     own = [f"({c('level')} = %s AND {c('project')} = '')"]
@@ -284,7 +283,7 @@ def _candidate_statement(
     def stamp(column: str) -> str:
         return f"substr({column}, {NONCE_SQL_START}, {NONCE_SIZE})" if stamps else column
 
-    select = ", ".join(stamp(c(name)) if name == "content" else c(name) for name in _COLUMNS)
+    select = ", ".join(_stamped_column(vendor, name, c(name)) if stamps else c(name) for name in _COLUMNS)
     if vectors:
         qn = connection.ops.quote_name
         embedding = qn(MemoryEmbedding._meta.db_table)
@@ -307,6 +306,22 @@ def _candidate_statement(
     # tenant's every active row after a bulk load). The subject is never blank, so no row is in both.
     own_rows, shared_rules = branch("%s", own), branch("''", shared)
     return f"{own_rows} UNION ALL {shared_rules} ORDER BY {c('updated_at')} DESC, {c('id')} DESC LIMIT %s"
+
+
+def _stamped_column(vendor: str, name: str, column: str) -> str:
+    """A column as the indexed read takes it (``memories.read.indexed``): the content's nonce in place of the
+    content, the id as its 32 hex digits, dates as the text of their UTC time (SQLite: as stored, in the
+    connection's zone) — plain values numpy reads at once, where the driver made an object of each."""
+    if name == "content":
+        return f"substr({column}, {NONCE_SQL_START}, {NONCE_SIZE})"
+    postgres = vendor == "postgresql"
+    if name == "id" and postgres:
+        return f"REPLACE(CAST({column} AS TEXT), '-', '') AS {column}"
+    if name in ("updated_at", "last_cited_at"):
+        if postgres:
+            return f"to_char({column} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') AS {column}"
+        return f"CAST({column} AS TEXT) AS {column}"
+    return column
 
 
 def _candidate_params(
@@ -445,46 +460,3 @@ def memory_context_candidates(
             values[_VECTOR_AT] = bytes(values[_VECTOR_AT])
         candidates.append(ContextCandidate._make(values))
     return candidates
-
-
-_VECTOR_FIELD = MemoryEmbedding._meta.get_field("vector").attname
-_VECTOR_MODEL = MemoryEmbedding._meta.label_lower
-
-
-class SealedOpener:
-    """Opens sealed values of one tenant, with a cipher made once per data key (making one is a third of
-    opening a short value); None for a value that doesn't open here or whose key was destroyed."""
-
-    def __init__(self, tenant_id: int) -> None:
-        self.tenant_id = tenant_id
-        self._ciphers: dict[int, AESGCM | None] = {}
-
-    def open(self, blob: bytes, *, model: str, record_id: str, field: str) -> str | None:
-        try:
-            key_id = key_id_of(blob)
-            if key_id not in self._ciphers:
-                key = data_key_by_id(key_id)
-                self._ciphers[key_id] = None if key is None else AESGCM(key)
-            cipher = self._ciphers[key_id]
-            if cipher is None:
-                return None
-            aad = associated_data(model=model, tenant_id=self.tenant_id, record_id=record_id, field=field)
-            return open_sealed_with(cipher, blob, aad=aad)
-        except DecryptionError:
-            return None
-
-    def vector(self, blob: bytes | None, *, record_id: str) -> np.ndarray | None:
-        """A memory's sealed vector, opened (None without one, or when it doesn't open or unpack)."""
-        if blob is None:
-            return None
-        packed = self.open(blob, model=_VECTOR_MODEL, record_id=record_id, field=_VECTOR_FIELD)
-        try:
-            return None if packed is None else unpack_vector(packed)
-        except ValueError:  # not a vector (a damaged row): ranked without one
-            return None
-
-
-def open_vectors(candidates: list[ContextCandidate], *, tenant_id: int) -> list[np.ndarray | None]:
-    """Each candidate's vector, opened (None where it has none, or it doesn't open for this row)."""
-    opener = SealedOpener(tenant_id)
-    return [opener.vector(candidate.vector, record_id=candidate.id) for candidate in candidates]
