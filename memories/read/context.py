@@ -364,7 +364,7 @@ class _Contents:
 
     def __init__(self, source: IndexedCandidates, ranking: Ranking) -> None:
         self._source, self._ranking = source, ranking
-        self._texts: dict[str, str] = {}
+        self._opened: dict[str, ContextCandidate] = {}
         self._tried: set[str] = set()
         self._batch = DEFAULT_TOP_K
 
@@ -375,7 +375,7 @@ class _Contents:
         self._open(first)
 
     def _open(self, candidates: list[ContextCandidate]) -> None:
-        self._texts.update(self._source.open_contents(candidates))
+        self._opened.update(self._source.open_contents(candidates))
         self._tried.update(candidate.id for candidate in candidates)
 
     def opened(self, entries: Sequence[Ranked], i: int) -> Ranked | None:
@@ -384,8 +384,8 @@ class _Contents:
         candidate = entries[i].candidate
         if candidate.id not in self._tried:
             self._open([e.candidate for e in entries[i : i + self._batch]])
-        text = self._texts.get(candidate.id)
-        return None if text is None else entries[i]._replace(candidate=candidate._replace(content=text))
+        opened = self._opened.get(candidate.id)
+        return None if opened is None else entries[i]._replace(candidate=opened)
 
 
 def _result(

@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from datetime import datetime
+from functools import partial
+from typing import Any
 
 import numpy as np
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -33,7 +35,14 @@ from memories.read.features import name_key, term_probe
 from memories.read.index import IndexView
 from memories.read.ranked import Ranking
 from memories.read.ranking import project_mention, query_plan, rank_columns
-from memories.read.scope import CANDIDATE_LIMIT, ContextCandidate, ReadGrant, memory_context_rows, uuid_text
+from memories.read.scope import (
+    CANDIDATE_LIMIT,
+    DISPLAY_FIELDS,
+    ContextCandidate,
+    ReadGrant,
+    memory_context_rows,
+    uuid_text,
+)
 from memories.read.sealed import SealedOpener
 from memories.read.segment import QueryTerm, query_matcher
 from memories.read.semantic import VectorMatrix
@@ -59,11 +68,19 @@ class IndexedCandidates:
         self.index = index
         self._opener = SealedOpener(grant.tenant_id)
         db = connections[DEFAULT_DB_ALIAS]
-        rows = StampedRows(memory_context_rows(grant=grant, now=now, limit=limit, db=db, model=model, stamps=True), db)
+        # In no order, so the database doesn't sort whole rows: sorted here, by what the ORDER BY reads.
+        # More than the limit, and the database picks the newest.
+        select = partial(memory_context_rows, grant=grant, now=now, db=db, model=model, stamps=True)
+        selected = select(limit=limit + 1, ordered=False)
+        if len(selected) > limit:
+            rows = StampedRows(select(limit=limit), db)
+        else:
+            rows = StampedRows(selected, db).newest_first()
         self._rows = rows
         # Each candidate's entry in the index, if current (-1: none).
         self.entries = rows.entries(index) if index.model == model else np.full(len(rows), -1, dtype=np.int64)
         self._opened: dict[int, tuple[str, np.ndarray | None] | None] = {}
+        self._display: dict[int, tuple[Any, ...]] = {}  # DISPLAY_FIELDS of the candidates opened
         self._made: dict[str, int] = {}  # the id of each candidate made so far, and its position
         self.stale = np.flatnonzero(self.entries < 0).tolist()
         self.open_texts(self.stale, vectors=True)
@@ -84,11 +101,12 @@ class IndexedCandidates:
         self._rows = self._rows.take(kept)
         self.entries = self.entries[kept]
         self._opened = {new: self._opened[old] for new, old in enumerate(kept.tolist()) if old in self._opened}
+        self._display = {new: self._display[old] for new, old in enumerate(kept.tolist()) if old in self._display}
         self.stale = np.flatnonzero(self.entries < 0).tolist()
 
     def candidate(self, i: int) -> ContextCandidate:
-        """Candidate i: its content once opened (``open_texts``), else empty."""
-        made = self._rows.candidate(i, content=self._text(i))
+        """Candidate i: its content and what only shows in its line once opened (``open_texts``), else empty."""
+        made = self._rows.candidate(i, content=self._text(i), display=self._display.get(i))
         self._made[made.id] = i
         return made
 
@@ -116,17 +134,19 @@ class IndexedCandidates:
         if vectors and self.model:
             vector = f"(SELECT e.vector FROM {embedding} e WHERE e.memory_id = m.id AND e.model = %s)"  # noqa: S608
             params = [self.model, *ids]
+        shown = ", ".join(f"m.{qn(Memory._meta.get_field(name).column)}" for name in DISPLAY_FIELDS)
         with db.cursor() as cursor:
             cursor.execute(
                 # By primary key alone (with the tenant in the filter SQLite's planner scanned the tenant's
                 # rows); the tenant is checked on each row, and its content would not open for another.
-                f"SELECT m.id, m.tenant_id, m.content, {vector} FROM {table} m WHERE m.id IN ({marks})",  # noqa: S608
+                f"SELECT m.id, m.tenant_id, m.content, {vector}, {shown} FROM {table} m"  # noqa: S608
+                f" WHERE m.id IN ({marks})",
                 params,
             )
             rows = cursor.fetchall()
         for i in wanted:
             self._opened[i] = None
-        for memory_id, tenant_id, content, sealed_vector in rows:
+        for memory_id, tenant_id, content, sealed_vector, *display in rows:
             record = uuid_text(memory_id)
             i = by_id[record]
             blob = bytes(content)
@@ -137,6 +157,7 @@ class IndexedCandidates:
                 continue
             opened = None if sealed_vector is None else bytes(sealed_vector)
             self._opened[i] = (text, self._opener.vector(opened, record_id=record))
+            self._display[i] = tuple(display)
 
     def counts(self, terms: tuple[QueryTerm, ...]) -> tuple[np.ndarray, list[float]]:
         """Each term's count in each candidate (terms × candidates) and each candidate's length."""
@@ -213,12 +234,12 @@ class IndexedCandidates:
             found[i] = mention.found_in(self._text(i))
         return found
 
-    def open_contents(self, candidates: Iterable[ContextCandidate]) -> dict[str, str]:
-        """The content of these candidates (made by ``candidate``; opened now where not yet), by id; those
-        that no longer open (deleted, erased or edited since this read selected them) are left out."""
+    def open_contents(self, candidates: Iterable[ContextCandidate]) -> dict[str, ContextCandidate]:
+        """These candidates (made by ``candidate``) opened, by id: with their content and what shows in their
+        line; those that no longer open (deleted, erased or edited since this read selected them) are left out."""
         wanted = [self._made[c.id] for c in candidates if c.id in self._made]
         self.open_texts(wanted)
-        return {self._rows.id(i): self._text(i) for i in wanted if self._opened.get(i) is not None}
+        return {self._rows.id(i): self.candidate(i) for i in wanted if self._opened.get(i) is not None}
 
 
 def rank_indexed(

@@ -222,6 +222,20 @@ _ID, _CONTENT_AT, _UPDATED_AT, _CITED_AT, _VECTOR_AT = (
     ContextCandidate._fields.index(name) for name in ("id", "content", "updated_at", "last_cited_at", "vector")
 )
 _COLUMNS = ContextCandidate._fields[:_VECTOR_AT]  # the memory's own columns; the vector is a subquery
+# What the indexed read selects of each row (``_stamped_column``), the vector's nonce after them; the rest
+# (``DISPLAY_FIELDS``) only shows in a line, and is read with the content of the memories shown.
+STAMPED_FIELDS = (
+    "id",
+    "level",
+    "type",
+    "content",
+    "source_type",
+    "confidence",
+    "project",
+    "updated_at",
+    "last_cited_at",
+)
+DISPLAY_FIELDS = tuple(name for name in _COLUMNS if name not in STAMPED_FIELDS)
 
 
 @cache
@@ -250,6 +264,7 @@ def _candidate_statement(
     levels: int | None,
     vectors: bool = False,
     stamps: bool = False,
+    ordered: bool = True,
 ) -> str:
     """The candidate query for one shape of grant, written out and kept: building it cost more than running it.
 
@@ -258,7 +273,8 @@ def _candidate_statement(
     ``vectors``: each row also brings its sealed vector of the named model (a primary-key lookup per
     row), else NULL. ``stamps``: the content and the vector are replaced by their nonces (``vault.envelope
     .nonce_of``), and the id and dates by text (``_stamped_column``), for a read that takes what ranking
-    needs from the retrieval index (``memories.read.indexed``).
+    needs from the retrieval index (``memories.read.indexed``), only ``STAMPED_FIELDS``. ``ordered``: newest
+    first (else in no order: the indexed read sorts what it needs, where the database sorted whole rows).
     """
     c = _column
     own = [f"({c('level')} = %s AND {c('project')} = '')"]
@@ -283,7 +299,10 @@ def _candidate_statement(
     def stamp(column: str) -> str:
         return f"substr({column}, {NONCE_SQL_START}, {NONCE_SIZE})" if stamps else column
 
-    select = ", ".join(_stamped_column(vendor, name, c(name)) if stamps else c(name) for name in _COLUMNS)
+    if stamps:
+        select = ", ".join(_stamped_column(vendor, name, c(name)) for name in STAMPED_FIELDS)
+    else:
+        select = ", ".join(c(name) for name in _COLUMNS)
     if vectors:
         qn = connection.ops.quote_name
         embedding = qn(MemoryEmbedding._meta.db_table)
@@ -305,7 +324,8 @@ def _candidate_statement(
     # picks even before the table was first analyzed (with one ``user_id IN (…)`` branch it scanned the
     # tenant's every active row after a bulk load). The subject is never blank, so no row is in both.
     own_rows, shared_rules = branch("%s", own), branch("''", shared)
-    return f"{own_rows} UNION ALL {shared_rules} ORDER BY {c('updated_at')} DESC, {c('id')} DESC LIMIT %s"
+    order = f" ORDER BY {c('updated_at')} DESC, {c('id')} DESC" if ordered else ""
+    return f"{own_rows} UNION ALL {shared_rules}{order} LIMIT %s"
 
 
 def _stamped_column(vendor: str, name: str, column: str) -> str:
@@ -351,7 +371,14 @@ def _candidate_params(
 
 
 def _candidate_sql(
-    grant: ReadGrant, *, now: datetime, limit: int, db: BaseDatabaseWrapper, model: str = "", stamps: bool = False
+    grant: ReadGrant,
+    *,
+    now: datetime,
+    limit: int,
+    db: BaseDatabaseWrapper,
+    model: str = "",
+    stamps: bool = False,
+    ordered: bool = True,
 ) -> tuple[str, list[object]]:
     """The candidate query for this grant and its parameters; every value is a bound parameter."""
     sql = _candidate_statement(
@@ -365,6 +392,7 @@ def _candidate_sql(
         levels=None if grant.levels is None else len(grant.levels),
         vectors=bool(model),
         stamps=stamps,
+        ordered=ordered,
     )
     return sql, _candidate_params(grant, now=now, limit=limit, db=db, model=model)
 
@@ -390,8 +418,10 @@ def memory_context_rows(
     db: BaseDatabaseWrapper | None = None,
     model: str = "",
     stamps: bool = False,
+    ordered: bool = True,
 ) -> list[tuple[Any, ...]]:
-    """The candidate statement's rows (``ContextCandidate``'s fields, content still sealed), newest first.
+    """The candidate statement's rows (``ContextCandidate``'s fields, content still sealed), newest first
+    (``stamps``, ``ordered``: see ``_candidate_statement``).
 
     This is the filter, before decryption: a row another tenant sealed would also fail to open here
     (its associated data names its tenant), so the scope tests check the filter on these rows, where
@@ -401,7 +431,7 @@ def memory_context_rows(
     if grant.agent_blocked:
         return []
     db = db or connections[DEFAULT_DB_ALIAS]
-    sql, params = _candidate_sql(grant, now=now, limit=limit, db=db, model=model, stamps=stamps)
+    sql, params = _candidate_sql(grant, now=now, limit=limit, db=db, model=model, stamps=stamps, ordered=ordered)
     with db.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()

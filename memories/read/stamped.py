@@ -18,26 +18,13 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 
 from memories.read.columns import CandidateColumns, epoch_us, fresh_of, row_columns
 from memories.read.index import NO_VECTOR, IndexView
-from memories.read.scope import ContextCandidate, uuid_text
+from memories.read.scope import DISPLAY_FIELDS, STAMPED_FIELDS, ContextCandidate, uuid_text
 from vault.envelope import NONCE_SIZE
 
-_FIELDS = ContextCandidate._fields
-_ID, _LEVEL, _TYPE, _NONCE, _SOURCE, _CONFIDENCE, _PROJECT, _UPDATED, _CITED, _VECTOR = (
-    _FIELDS.index(name)
-    for name in (
-        "id",
-        "level",
-        "type",
-        "content",
-        "source_type",
-        "confidence",
-        "project",
-        "updated_at",
-        "last_cited_at",
-        "vector",
-    )
-)
+_ID, _LEVEL, _TYPE, _NONCE, _SOURCE, _CONFIDENCE, _PROJECT, _UPDATED, _CITED = range(len(STAMPED_FIELDS))
+_VECTOR = len(STAMPED_FIELDS)  # the vector's nonce, after the memory's own columns
 _HEX_DIGITS = 32
+_NOT_SHOWN = dict.fromkeys(DISPLAY_FIELDS, "")
 
 
 class StampedRows:
@@ -49,13 +36,22 @@ class StampedRows:
         # PostgreSQL's dates come as UTC; SQLite's as stored, in the connection's zone.
         self._in_utc = db.vendor == "postgresql"
         self._db = db
-        self._fields: list[tuple[Any, ...]] = list(zip(*rows, strict=True)) if rows else [()] * len(_FIELDS)
+        self._fields: list[tuple[Any, ...]] = list(zip(*rows, strict=True)) if rows else [()] * (_VECTOR + 1)
+        self._hex: np.ndarray | None = None
+        self._updated: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self._rows)
 
     def take(self, kept: np.ndarray) -> StampedRows:
-        return StampedRows([self._rows[i] for i in kept.tolist()], self._db)
+        taken = StampedRows([self._rows[i] for i in kept.tolist()], self._db)
+        if self._hex is not None and self._updated is not None:
+            taken._hex, taken._updated = self._hex[kept], self._updated[kept]
+        return taken
+
+    def newest_first(self) -> StampedRows:
+        """The rows in the candidate statement's order: the latest update first, then the greatest id."""
+        return self.take(np.lexsort((self._hex_ids(), self._updated_us()))[::-1])
 
     def id(self, i: int) -> str:
         return uuid_text(self._rows[i][_ID])
@@ -68,6 +64,16 @@ class StampedRows:
         return index.entries_of(self._hex_ids(), self._stamps())
 
     def _hex_ids(self) -> np.ndarray:
+        if self._hex is None:
+            self._hex = self._read_hex_ids()
+        return self._hex
+
+    def _updated_us(self) -> np.ndarray:
+        if self._updated is None:
+            self._updated = self._microseconds(self._fields[_UPDATED])
+        return self._updated
+
+    def _read_hex_ids(self) -> np.ndarray:
         ids = self._fields[_ID]
         if set(map(len, ids)) <= {_HEX_DIGITS}:
             try:
@@ -98,7 +104,7 @@ class StampedRows:
             projects=fields[_PROJECT],
             source_types=fields[_SOURCE],
             confidences=fields[_CONFIDENCE],
-            fresh=fresh_of(self._microseconds(fields[_UPDATED]), self._microseconds(fields[_CITED])),
+            fresh=fresh_of(self._updated_us(), self._microseconds(fields[_CITED])),
         )
 
     def _microseconds(self, texts: tuple[str | None, ...]) -> np.ndarray:
@@ -119,10 +125,19 @@ class StampedRows:
             return at
         return at.replace(tzinfo=UTC).astimezone(self._zone) if self._in_utc else at.replace(tzinfo=self._zone)
 
-    def candidate(self, i: int, *, content: str) -> ContextCandidate:
-        values = list(self._rows[i])
-        values[_ID] = uuid_text(values[_ID])
-        values[_NONCE] = content
-        values[_UPDATED], values[_CITED] = self._date(values[_UPDATED]), self._date(values[_CITED])
-        values[_VECTOR] = None
-        return ContextCandidate._make(values)
+    def candidate(self, i: int, *, content: str = "", display: tuple[Any, ...] | None = None) -> ContextCandidate:
+        """Candidate i, with its content and ``DISPLAY_FIELDS`` once opened (until then, empty)."""
+        row = self._rows[i]
+        shown = dict(zip(DISPLAY_FIELDS, display, strict=True)) if display is not None else _NOT_SHOWN
+        return ContextCandidate(
+            id=uuid_text(row[_ID]),
+            level=row[_LEVEL],
+            type=row[_TYPE],
+            content=content,
+            source_type=row[_SOURCE],
+            confidence=row[_CONFIDENCE],
+            project=row[_PROJECT],
+            updated_at=self._date(row[_UPDATED]),  # type: ignore[arg-type]
+            last_cited_at=self._date(row[_CITED]),
+            **shown,
+        )
