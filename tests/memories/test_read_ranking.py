@@ -384,3 +384,32 @@ def test_entries_are_made_in_the_documented_order_where_scores_round_alike():
             ordered = [key[-1] for key in _reference(ranking, standing=standing)]
             assert [entry.candidate.id for entry in made] == ordered
             assert len(made) == len(ordered) and [e.candidate.id for e in made[:5]] == ordered[:5]
+
+
+def test_a_few_candidates_rank_one_at_a_time_as_many_do_as_arrays(monkeypatch):
+    rng = np.random.default_rng(11)
+    memories = [
+        candidate(
+            f"{('deploy', 'postgres', '部署', 'atlas-app notes')[n % 4]} memo {n}",
+            id=f"m{n:03d}",
+            type=("user_preference", "constraint", "user_profile", "project_rule")[n % 4],
+            level=("user", "user", "session", "project")[n % 4],
+            project="atlas-app" if n % 4 == 3 else "",
+            session_id="s1" if n % 4 == 2 else "",
+            confidence=float(rng.uniform(0.3, 1.0)),
+            source_type=("explicit_user_request", "agent_inference", "tool_result")[n % 3],
+            updated_at=NOW - timedelta(hours=float(rng.uniform(0, 2000))),
+        )
+        for n in range(24)
+    ]
+    vectors = [rng.standard_normal(8).astype(np.float32) if n % 5 else None for n in range(24)]
+    query_vector = rng.standard_normal(8).astype(np.float32)
+    for query in ("deploy postgres", "部署", ""):
+        for project in ("", "atlas-app"):
+            kwargs = {"query": query, "now": NOW, "project": project, "team_named": True}
+            ranked = {}
+            for few in (0, 1000):
+                monkeypatch.setattr("memories.read.ranking.FEW", few)
+                ranking = rank_candidates(memories, **kwargs, query_vector=query_vector, vectors=vectors)
+                ranked[few] = (list(ranking.relevant), list(ranking.standing), ranking.semantic)
+            assert ranked[0] == ranked[1000] and ranked[0][0]
