@@ -4,14 +4,16 @@
 read's cost grows with what the subject has accumulated. When the subject has a retrieval index
 (``memories.read.index``), ``IndexedCandidates`` instead:
 
-1. selects the same rows, with the nonces of their sealed content and vector in place of both;
+1. selects the same rows, through the same filter, with the nonces of their sealed content and vector in
+   place of both and only what ranking reads (``stamped.py``), and sorts them as the statement would;
 2. takes each row's term counts, length, vector and project names from the index when the entry was made
    from exactly that content and vector, and opens the rest (new or changed since the index was built, and
    the shared rules, which are never indexed) as before; a Chinese query term the index cannot count
    exactly (longer than the indexed runs, or one that can overlap itself) is counted in the text of the
    memories that hold one of its runs;
 3. after ranking, opens the content of the memories that can be shown (``open_contents``), only if it is
-   still the content step 1 selected (a memory edited or deleted meanwhile is left out).
+   still the content step 1 selected (a memory edited or deleted meanwhile is left out), with the columns
+   that only show in their line.
 
 Ranking gets the same counts, lengths, vectors and mentions either way, so the result is the same
 (``tests/memories/test_retrieval_index.py`` compares every read of the evaluation sets).
