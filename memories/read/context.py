@@ -36,7 +36,8 @@ from memories.embedding.embedders import EmbedderUnavailable, current_embedder
 from memories.read.conflicts import Conflict, conflict_suggestion, detect_conflicts
 from memories.read.index import retrieval_index_of
 from memories.read.indexed import IndexedCandidates, looks_own, rank_indexed
-from memories.read.ranking import Ranked, Ranking, rank_candidates
+from memories.read.ranked import Ranked, Ranking
+from memories.read.ranking import rank_candidates
 from memories.read.render import (
     STANDING_BLOCK,
     TYPE_LABELS,
@@ -53,9 +54,9 @@ from memories.read.scope import (
     ContextScope,
     ReadGrant,
     memory_context_candidates,
-    open_vectors,
     read_grant_for,
 )
+from memories.read.sealed import open_vectors
 from memories.read.tokens import total_tokens
 from memories.services.citations import citation_id
 from memories.services.retrieval_index import INDEX_MIN_MEMORIES, INDEX_STALE_MIN, retrieval_index_request
@@ -145,27 +146,27 @@ def _pick(
     zone = timezone.get_current_timezone()
     opened: set[str] = set()
     picked: list[_Picked] = []
-    limits = [(entry, top_k) for entry in ranking.relevant]
-    limits += [(entry, standing_k) for entry in ranking.standing]
-    taken = {False: 0, True: 0}
-    for entry, limit in limits:
-        if taken[entry.standing] >= limit:
-            continue
-        if contents is not None:
-            with_content = contents.opened(entry)
-            if with_content is None:
+    for entries, limit in ((ranking.relevant, top_k), (ranking.standing, standing_k)):
+        taken = 0
+        for i, ranked in enumerate(entries):
+            if taken >= limit:
+                break
+            entry = ranked
+            if contents is not None:
+                with_content = contents.opened(entries, i)
+                if with_content is None:
+                    continue
+                entry = with_content
+            block = STANDING_BLOCK if entry.standing else block_for(entry.candidate)
+            body, count = priced_line_body(entry.candidate, language=language, zone=zone)
+            cost = total_tokens((count,))
+            extra = 0 if block in opened else tag_cost(block)
+            if used + cost + extra > budget:
                 continue
-            entry = with_content
-        block = STANDING_BLOCK if entry.standing else block_for(entry.candidate)
-        body, count = priced_line_body(entry.candidate, language=language, zone=zone)
-        cost = total_tokens((count,))
-        extra = 0 if block in opened else tag_cost(block)
-        if used + cost + extra > budget:
-            continue
-        used += cost + extra
-        opened.add(block)
-        taken[entry.standing] += 1
-        picked.append(_Picked(entry, RenderLine(block, entry.candidate, body, count), cost))
+            used += cost + extra
+            opened.add(block)
+            taken += 1
+            picked.append(_Picked(entry, RenderLine(block, entry.candidate, body, count), cost))
     return picked
 
 
@@ -331,7 +332,7 @@ def _rank(grant: ReadGrant, request: ContextRequest, *, now: datetime) -> tuple[
             team_named=team_named,
             project=project,
         )
-        considered = len(source.candidates)
+        considered = len(source)
         if source.own_stale() >= max(INDEX_STALE_MIN, considered // 10):
             retrieval_index_request(tenant_id=grant.tenant_id, owner=grant.user_id)
         return ranking, considered, source
@@ -363,13 +364,8 @@ class _Contents:
 
     def __init__(self, source: IndexedCandidates, ranking: Ranking) -> None:
         self._source, self._ranking = source, ranking
-        self._texts: dict[str, str] = {}
+        self._opened: dict[str, ContextCandidate] = {}
         self._tried: set[str] = set()
-        self._at = {
-            entry.candidate.id: (entries, i)
-            for entries in (ranking.relevant, ranking.standing)
-            for i, entry in enumerate(entries)
-        }
         self._batch = DEFAULT_TOP_K
 
     def open_first(self, *, top_k: int, standing_k: int) -> None:
@@ -379,18 +375,17 @@ class _Contents:
         self._open(first)
 
     def _open(self, candidates: list[ContextCandidate]) -> None:
-        self._texts.update(self._source.open_contents(candidates))
+        self._opened.update(self._source.open_contents(candidates))
         self._tried.update(candidate.id for candidate in candidates)
 
-    def opened(self, entry: Ranked) -> Ranked | None:
-        """The entry with its memory's content, or None when the memory no longer opens as this read
-        selected it (deleted, erased or edited since): it is not shown."""
-        candidate = entry.candidate
+    def opened(self, entries: Sequence[Ranked], i: int) -> Ranked | None:
+        """Entry i of ``entries`` with its memory's content, or None when the memory no longer opens as
+        this read selected it (deleted, erased or edited since): it is not shown."""
+        candidate = entries[i].candidate
         if candidate.id not in self._tried:
-            entries, i = self._at[candidate.id]
             self._open([e.candidate for e in entries[i : i + self._batch]])
-        text = self._texts.get(candidate.id)
-        return None if text is None else entry._replace(candidate=candidate._replace(content=text))
+        opened = self._opened.get(candidate.id)
+        return None if opened is None else entries[i]._replace(candidate=opened)
 
 
 def _result(

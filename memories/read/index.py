@@ -17,6 +17,7 @@ import json
 import logging
 import struct
 from collections.abc import Sequence
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
@@ -35,6 +36,7 @@ NO_VECTOR = bytes(NONCE_SIZE)  # the vector half of the stamp of a memory withou
 STAMP_SIZE = 2 * NONCE_SIZE
 _ID_SIZE = 36
 _HAS_VECTOR, _MENTION_EXACT = 1, 2
+_HEX_COLUMNS = [i for i in range(_ID_SIZE) if i not in (8, 13, 18, 23)]  # the id's digits, without its dashes
 INDEX_MODEL = RetrievalIndex._meta.label_lower
 
 
@@ -115,18 +117,50 @@ class IndexView:
             at += array.nbytes
             return array
 
-        ids = bytes(buffer[at : at + n * _ID_SIZE]).decode("ascii")
-        at += n * _ID_SIZE
-        self._position = {ids[i * _ID_SIZE : (i + 1) * _ID_SIZE]: i for i in range(n)}
-        self._stamps = bytes(buffer[at : at + n * STAMP_SIZE])
-        at += n * STAMP_SIZE
+        self._ids = take(n * _ID_SIZE, "u1").reshape(n, _ID_SIZE)
+        self._stamp_rows = take(n * STAMP_SIZE, "u1").reshape(n, STAMP_SIZE)
+        self._stamps = self._stamp_rows.tobytes()
         self.lengths = take(n, "<f8")
-        self.flags = bytes(take(n, "u1"))  # read one at a time: plain ints are faster than numpy's
+        self.flag_array = take(n, "u1")
+        self.flags = self.flag_array.tobytes()  # read one at a time: plain ints are faster than numpy's
         self.vectors = take(n * dim, "<f2").reshape(n, dim)
         self.keys = take(keys, "<u8")
         self.offsets = take(keys + 1, "<u4")
         self.docs = take(postings, "<u4")
         self.counts = take(postings, "<u4")
+
+    @cached_property
+    def _position(self) -> dict[str, int]:
+        ids = self._ids.tobytes().decode("ascii")
+        return {ids[i * _ID_SIZE : (i + 1) * _ID_SIZE]: i for i in range(self.size)}
+
+    @cached_property
+    def _by_hex(self) -> tuple[np.ndarray, np.ndarray]:
+        """The entries' ids as 32 hex digits (``S32``), sorted, and the entry of each."""
+        hex_ids = np.ascontiguousarray(self._ids[:, _HEX_COLUMNS]).view("S32").ravel()
+        order = np.argsort(hex_ids, kind="stable")
+        return hex_ids[order], order
+
+    def entries_of(self, hex_ids: np.ndarray, stamps: np.ndarray) -> np.ndarray:
+        """Each memory's entry (-1 for none) when it was made from the content and vector the row holds now:
+        ``hex_ids`` their ids (``S32``), ``stamps`` their stamps (n × ``STAMP_SIZE`` bytes). A row with a
+        vector whose entry kept none has no entry either (``_entry_of`` did the same, one row at a time)."""
+        count = len(hex_ids)
+        if not count or not self.size:
+            return np.full(count, -1, dtype=np.int64)
+        known, order = self._by_hex
+        at = np.minimum(np.searchsorted(known, hex_ids), len(known) - 1)
+        entry = order[at].astype(np.int64)
+        same = (known[at] == hex_ids) & (self._stamp_rows[entry] == stamps).all(axis=1)
+        has_vector = stamps[:, NONCE_SIZE:].any(axis=1)
+        same &= ~has_vector | (self.flag_array[entry] & _HAS_VECTOR != 0)
+        return np.where(same, entry, -1)
+
+    def vector_flags(self) -> np.ndarray:
+        return self.flag_array & _HAS_VECTOR != 0
+
+    def exact_mentions(self) -> np.ndarray:
+        return self.flag_array & _MENTION_EXACT != 0
 
     def position(self, memory_id: str, stamp: bytes) -> int | None:
         """The entry of this memory if it was made from the content and vector the row holds now."""

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from operator import itemgetter
@@ -61,9 +61,22 @@ from typing import NamedTuple
 
 import numpy as np
 
-from governance.vocabulary import Level, MemoryType, SourceType
+from governance.vocabulary import Level
+from memories.read.columns import (
+    NAMED_LEVELS,
+    RULE_TYPES,
+    STANDING_TYPES,
+    CandidateColumns,
+    candidate_columns,
+    epoch_us,
+)
+from memories.read.columns import SOURCE_TRUST as SOURCE_TRUST
+from memories.read.columns import UNKNOWN_SOURCE_TRUST as UNKNOWN_SOURCE_TRUST
+from memories.read.ranked import Ranked, RankedList, Ranking
 from memories.read.scope import ContextCandidate
 from memories.read.segment import LATIN_WORD, QueryTerm, query_matcher, query_terms, stem
+from memories.read.semantic import VectorMatrix, semantic_arrays
+from memories.read.semantic import semantic_scores as semantic_scores
 
 
 @dataclass(frozen=True)
@@ -85,25 +98,8 @@ class RankingWeights:
 
 
 DEFAULT_WEIGHTS = RankingWeights()
-
-SOURCE_TRUST: dict[str, float] = {
-    SourceType.EXPLICIT_USER_REQUEST: 1.0,
-    SourceType.EXPLICIT_USER_CONFIRMATION: 1.0,
-    SourceType.HUMAN_AGENT_CORRECTION: 1.0,
-    SourceType.ADMIN_CONSOLE: 1.0,
-    SourceType.TASK_STATE_MACHINE: 0.9,
-    SourceType.USER_STATEMENT: 0.7,
-    SourceType.REPEATED_USER_BEHAVIOR: 0.7,
-    SourceType.EVALUATION_FEEDBACK: 0.6,
-    SourceType.AGENT_INFERENCE: 0.5,
-    SourceType.TOOL_RESULT: 0.3,
-    SourceType.DOCUMENT_CONTENT: 0.2,
-    SourceType.WEB_CONTENT: 0.2,
-}
-UNKNOWN_SOURCE_TRUST = 0.2
-
-STANDING_TYPES = frozenset({MemoryType.USER_PREFERENCE, MemoryType.CONSTRAINT})
-RULE_TYPES = frozenset({MemoryType.PROJECT_RULE, MemoryType.ORGANIZATION_RULE})
+# Up to this many candidates, opened ones are ranked one at a time (``_rank_each``), else as arrays.
+FEW = 32
 
 
 def standing_rank(candidate: ContextCandidate, *, team_named: bool) -> int | None:
@@ -124,7 +120,7 @@ def in_named_scope(candidate: ContextCandidate, *, mention: ProjectMention | Non
     session's, task's or project's through), or one whose text names the requested project
     (``mention``, from ``project_mention``): "this task", "here" in a query mean it."""
     return (
-        candidate.level in _NAMED_LEVELS
+        candidate.level in NAMED_LEVELS
         or bool(candidate.project)
         or (mention is not None and mention.found_in(candidate.content))
     )
@@ -146,34 +142,6 @@ def project_mention(project: str) -> ProjectMention | None:
         return None
     pattern = re.compile(rf"(?<![A-Za-z0-9_-]){re.escape(project)}(?![A-Za-z0-9_-])", re.IGNORECASE)
     return ProjectMention(project.lower(), pattern)
-
-
-_NAMED_LEVELS = frozenset({Level.SESSION, Level.TASK, Level.PROJECT})
-
-
-class Ranked(NamedTuple):
-    """A candidate with its score and the parts it was made of (a named tuple: one per candidate per read)."""
-
-    candidate: ContextCandidate
-    score: float
-    relevance: float
-    recency: float
-    confidence: float
-    trust: float
-    bm25: float
-    lexical: float = 0.0
-    semantic: float = 0.0
-    cosine: float | None = None  # None: no vector (or no semantic ranking on this read)
-    matched: tuple[str, ...] = ()  # the query's terms (or their translations) found in the memory
-    standing: bool = False  # in the standing-guidance block, not ranked as relevant
-    scoped: bool = False  # of the session, task or project the request named: its relevance has the prior
-
-
-@dataclass(frozen=True)
-class Ranking:
-    relevant: list[Ranked]  # about the query, best first
-    standing: list[Ranked]  # standing guidance not already relevant, query-independent order
-    semantic: bool = False  # a query vector took part
 
 
 @dataclass(frozen=True)
@@ -244,12 +212,25 @@ def bm25_from_counts(
 ) -> list[float]:
     """``bm25_scores`` from the counts (terms × texts) and lengths, however they were counted: from the
     texts (``term_counts``) or from a retrieval index (``memories.read.indexed``)."""
+    return bm25_array(counts, lengths, k1=k1, b=b, weights=weights, matched=matched).tolist()
+
+
+def bm25_array(
+    counts: np.ndarray,
+    lengths: list[float],
+    *,
+    k1: float,
+    b: float,
+    weights: Sequence[float] | None = None,
+    matched: list[list[int]] | None = None,
+) -> np.ndarray:
+    """``bm25_from_counts`` as an array."""
     count = len(lengths)
+    scores = np.zeros(count)
     if not count or not counts.shape[0]:
-        return [0.0] * count
+        return scores
     average_length = sum(lengths) / count or 1.0
     norms = k1 * (1 - b + b * np.asarray(lengths, dtype=np.float64) / average_length)
-    scores = np.zeros(count)
     for index, column in enumerate(counts):  # one term's count per text
         docs = np.flatnonzero(column)  # the texts the term occurs in
         df = len(docs)
@@ -262,7 +243,7 @@ def bm25_from_counts(
         if matched is not None:
             for doc in docs.tolist():
                 matched[doc].append(index)
-    return scores.tolist()
+    return scores
 
 
 def recency_score(updated_at: datetime, *, now: datetime, half_life_days: float) -> float:
@@ -270,58 +251,8 @@ def recency_score(updated_at: datetime, *, now: datetime, half_life_days: float)
     return 0.5 ** (age_days / half_life_days)
 
 
-class VectorMatrix(NamedTuple):
-    """The vectors of a read's memories as one matrix: row k is the vector of memory ``present[k]``."""
-
-    matrix: np.ndarray
-    present: list[int]
-    count: int  # how many memories (with a vector or not)
-
-
-def semantic_scores(
-    query_vector: np.ndarray | None, vectors: Sequence[np.ndarray | None] | VectorMatrix, *, floor: float
-) -> tuple[list[float], list[float | None], list[bool]]:
-    """Each memory's semantic part (0..1), its cosine (None without a vector), and whether its cosine
-    stands ``floor`` standard deviations above the request's mean (a match on meaning alone)."""
-    if isinstance(vectors, VectorMatrix):
-        count, present = vectors.count, vectors.present if query_vector is not None else []
-    else:
-        count = len(vectors)
-        present = [i for i, v in enumerate(vectors) if v is not None and query_vector is not None]
-    parts, cosines, strong = [0.0] * count, [None] * count, [False] * count
-    if query_vector is None or len(present) < 2:
-        return parts, cosines, strong
-    matrix = vectors.matrix if isinstance(vectors, VectorMatrix) else np.vstack([vectors[i] for i in present])
-    if matrix.shape[1] != query_vector.shape[0]:  # vectors of another model's size: ignored
-        return parts, cosines, strong
-    # Centered on the candidates' mean vector: what all of a subject's memories share (their topic,
-    # their language, the model's own bias) says nothing about which one the query is about.
-    center = matrix.mean(axis=0)
-    matrix = matrix - center
-    matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-9)
-    query_vector = query_vector - center
-    query_vector = query_vector / max(float(np.linalg.norm(query_vector)), 1e-9)
-    values = matrix @ query_vector
-    mean, spread, best = float(values.mean()), float(values.std()), float(values.max())
-    lead = best - mean
-    # Among n cosines none stands more than (n − 1)/√n deviations above their mean: with few candidates
-    # the floor is lowered to three quarters of that, so a clear best can still pass.
-    n = len(present)
-    floor = min(floor, 0.75 * (n - 1) / math.sqrt(n))
-    for i, value in zip(present, values.tolist(), strict=True):
-        cosines[i] = value
-        if lead > 0:
-            share = (value - mean) / lead
-            parts[i] = share if share > 0.0 else 0.0
-        strong[i] = spread > 0 and value - mean >= floor * spread
-    return parts, cosines, strong
-
-
-_ORDER = itemgetter(0, 1, 2)
-
-
 def rank_candidates(
-    candidates: list[ContextCandidate],
+    candidates: Sequence[ContextCandidate],
     *,
     query: str,
     now: datetime,
@@ -331,20 +262,151 @@ def rank_candidates(
     plan: QueryPlan | None = None,
     team_named: bool = False,
     project: str = "",
-    counted: tuple[np.ndarray, list[float]] | None = None,
-    mentioned: Sequence[bool] | None = None,
 ) -> Ranking:
-    """The relevant candidates best first, and the standing guidance not among them (module docstring).
-    ``project`` is the project the request names, if any.
-
-    ``counted`` (the plan's term counts and the lengths) and ``mentioned`` (whether each text names the
-    project) are what ranking reads of the candidates' texts: given, the texts are not read at all (a read
-    from the retrieval index, whose candidates are still sealed).
-    """
+    """The relevant candidates best first, and the standing guidance not among them (module docstring),
+    for opened candidates. ``project`` is the project the request names, if any."""
     plan = plan or query_plan(query, weights=weights)
+    if len(candidates) <= FEW:
+        return _rank_each(
+            candidates,
+            plan=plan,
+            now=now,
+            weights=weights,
+            query_vector=query_vector,
+            vectors=vectors,
+            team_named=team_named,
+            project=project,
+        )
+    counted = term_counts(plan.terms, [c.content for c in candidates]) if plan.terms and candidates else None
+    mention = project_mention(project)
+    mentioned = None
+    if mention is not None:
+        mentioned = np.fromiter((mention.found_in(c.content) for c in candidates), dtype=bool, count=len(candidates))
+    return rank_columns(
+        candidate_columns(candidates),
+        candidate=candidates.__getitem__,
+        now=now,
+        plan=plan,
+        weights=weights,
+        query_vector=query_vector,
+        vectors=vectors,
+        team_named=team_named,
+        counted=counted,
+        mentioned=mentioned,
+    )
+
+
+def rank_columns(
+    columns: CandidateColumns,
+    *,
+    candidate: Callable[[int], ContextCandidate],
+    now: datetime,
+    plan: QueryPlan,
+    weights: RankingWeights = DEFAULT_WEIGHTS,
+    query_vector: np.ndarray | None = None,
+    vectors: Sequence[np.ndarray | None] | VectorMatrix | None = None,
+    team_named: bool = False,
+    counted: tuple[np.ndarray, list[float]] | None = None,
+    mentioned: np.ndarray | None = None,
+) -> Ranking:
+    """``rank_candidates`` from what ranking reads of the candidates: their ``columns``, the plan's term
+    counts and the lengths (``counted``), whether each text names the requested project (``mentioned``).
+    A read from the retrieval index gives these without opening the candidates; ``candidate`` makes
+    candidate i, for the entries a read reaches.
+
+    Every score is computed as the formula reads, one array operation per term in the same order, so
+    each value is the one the formula gives a candidate alone; entries are made only when reached
+    (``ranked.RankedList``).
+    """
+    count = columns.count
+    raw = np.zeros(count)
+    if counted is not None and plan.terms and count:
+        raw = bm25_array(*counted, k1=weights.k1, b=weights.b, weights=plan.weights)
+    best_bm25 = float(raw.max()) if count else 0.0
+    lexical = raw / best_bm25 if best_bm25 > 0 else np.zeros(count)
+    meaning = semantic_arrays(
+        query_vector, vectors if vectors is not None else [None] * count, floor=weights.semantic_floor
+    )
+    semantic = bool(meaning.present.any())
+    has_query = bool(plan.terms) or semantic
+    w_lexical = weights.lexical if semantic else 1.0
+    # The query's part of relevance decides what is about the query (cutoff against the best of it); the
+    # named scope's prior is added after, for the order.
+    scoped = columns.named() if mentioned is None else columns.named() | mentioned
+    query_part = w_lexical * lexical + (1.0 - w_lexical) * meaning.parts
+    best_query = float(query_part.max()) if count else 0.0
+    blended = query_part + np.where(scoped, weights.named_scope, 0.0)
+    best = float(blended.max()) if count else 0.0
+    if has_query:
+        matches = ((raw > 0) | meaning.strong) & (best_query > 0) & (query_part >= weights.cutoff * best_query)
+        kept = (blended >= weights.drop * best) | (matches & columns.rule())
+        about = (scoped | matches) & kept
+    else:
+        about = np.ones(count, dtype=bool)
+    rank = np.where(about, -1, columns.standing_rank(team_named=team_named))
+    relevance = np.where(about, blended / best, 0.0) if best > 0 else np.zeros(count)
+    age = epoch_us(now) - columns.fresh
+    age_days = age / 1e6 / 86400
+    recency = np.zeros(count)
+    ranked = np.flatnonzero(about | (rank >= 0))
+    days = np.where(age_days > 0.0, age_days, 0.0)[ranked] / weights.recency_half_life_days
+    recency[ranked] = [0.5**value for value in days.tolist()]  # Python's pow: numpy's may differ in the last bit
+    confidence = np.where(columns.confidence > 0.0, columns.confidence, 0.0)
+    confidence = np.where(confidence < 1.0, confidence, 1.0)
+    score = (
+        weights.relevance * relevance
+        + weights.recency * recency
+        + weights.confidence * confidence
+        + weights.trust * columns.trust
+    )
+    labels, counts = plan.labels, counted[0] if counted is not None and plan.terms else None
+
+    def make(i: int) -> Ranked:
+        return Ranked(
+            candidate(i),
+            round(float(score[i]), 6),
+            float(relevance[i]),
+            float(recency[i]),
+            float(confidence[i]),
+            float(columns.trust[i]),
+            float(raw[i]),
+            lexical=float(lexical[i]),
+            semantic=float(meaning.parts[i]),
+            cosine=float(meaning.cosines[i]) if meaning.present[i] else None,
+            matched=() if counts is None else tuple(labels[t] for t in np.flatnonzero(counts[:, i]).tolist()),
+            standing=not about[i],
+            scoped=bool(scoped[i]),
+        )
+
+    # best, then newest (youngest), then id; standing: the named scope's rules first
+    relevant = np.flatnonzero(about)
+    standing = np.flatnonzero(rank >= 0)
+    return Ranking(
+        relevant=RankedList(relevant[np.lexsort((age[relevant], -score[relevant]))], age=age, make=make),
+        standing=RankedList(
+            standing[np.lexsort((age[standing], -score[standing], rank[standing]))], age=age, make=make, group=rank
+        ),
+        semantic=semantic,
+    )
+
+
+def _rank_each(
+    candidates: Sequence[ContextCandidate],
+    *,
+    plan: QueryPlan,
+    now: datetime,
+    weights: RankingWeights,
+    query_vector: np.ndarray | None,
+    vectors: Sequence[np.ndarray | None] | VectorMatrix | None,
+    team_named: bool,
+    project: str,
+) -> Ranking:
+    """``rank_columns``, one candidate at a time: for a few candidates, each of numpy's calls costs more
+    than a candidate's whole loop (``FEW``). The same formula in the same order, so the same values: the
+    retrieval index's tests compare every read of the evaluation sets ranked both ways.
+    """
     matched: list[list[int]] = [[] for _ in candidates]
-    if counted is None:
-        counted = term_counts(plan.terms, [c.content for c in candidates]) if plan.terms else (np.zeros((0, 0)), [])
+    counted = term_counts(plan.terms, [c.content for c in candidates]) if plan.terms else (np.zeros((0, 0)), [])
     raw = (
         bm25_from_counts(*counted, k1=weights.k1, b=weights.b, weights=plan.weights, matched=matched)
         if plan.terms and candidates
@@ -359,10 +421,7 @@ def rank_candidates(
     # The query's part of relevance decides what is about the query (cutoff against the best of it); the
     # named scope's prior is added after, for the order.
     mention = project_mention(project)
-    if mentioned is None:
-        scoped = [in_named_scope(candidate, mention=mention) for candidate in candidates]
-    else:
-        scoped = [in_named_scope(candidate) or named for candidate, named in zip(candidates, mentioned, strict=True)]
+    scoped = [in_named_scope(candidate, mention=mention) for candidate in candidates]
     query_part = [
         w_lexical * (bm25 / best_bm25 if best_bm25 > 0 else 0.0) + (1.0 - w_lexical) * part
         for bm25, part in zip(raw, semantic, strict=True)
@@ -417,8 +476,8 @@ def rank_candidates(
             relevant.append((-ranked.score, age, candidate.id, ranked))
         else:
             standing.append((rank - ranked.score, age, candidate.id, ranked))  # type: ignore[operator]
-    relevant.sort(key=_ORDER)
-    standing.sort(key=_ORDER)
+    relevant.sort(key=itemgetter(0, 1, 2))
+    standing.sort(key=itemgetter(0, 1, 2))
     return Ranking(
         relevant=[entry[3] for entry in relevant],
         standing=[entry[3] for entry in standing],

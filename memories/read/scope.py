@@ -36,7 +36,6 @@ from functools import cache, lru_cache
 from typing import Any, NamedTuple
 from uuid import UUID
 
-import numpy as np
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -44,7 +43,6 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from governance.models import Membership, Project, ProjectMembership, Team, TeamMembership
 from governance.vocabulary import Level, Status
 from memories.access import Caller
-from memories.embedding.vectors import unpack_vector
 from memories.models import AgentAccess, Memory, MemoryEmbedding, Subject
 from vault import DecryptionError
 from vault.datakeys import data_key_by_id
@@ -224,6 +222,20 @@ _ID, _CONTENT_AT, _UPDATED_AT, _CITED_AT, _VECTOR_AT = (
     ContextCandidate._fields.index(name) for name in ("id", "content", "updated_at", "last_cited_at", "vector")
 )
 _COLUMNS = ContextCandidate._fields[:_VECTOR_AT]  # the memory's own columns; the vector is a subquery
+# What the indexed read selects of each row (``_stamped_column``), the vector's nonce after them; the rest
+# (``DISPLAY_FIELDS``) only shows in a line, and is read with the content of the memories shown.
+STAMPED_FIELDS = (
+    "id",
+    "level",
+    "type",
+    "content",
+    "source_type",
+    "confidence",
+    "project",
+    "updated_at",
+    "last_cited_at",
+)
+DISPLAY_FIELDS = tuple(name for name in _COLUMNS if name not in STAMPED_FIELDS)
 
 
 @cache
@@ -252,6 +264,7 @@ def _candidate_statement(
     levels: int | None,
     vectors: bool = False,
     stamps: bool = False,
+    ordered: bool = True,
 ) -> str:
     """The candidate query for one shape of grant, written out and kept: building it cost more than running it.
 
@@ -259,7 +272,9 @@ def _candidate_statement(
     order of the placeholders (``types``/``levels``: how many are allowed, None for no restriction).
     ``vectors``: each row also brings its sealed vector of the named model (a primary-key lookup per
     row), else NULL. ``stamps``: the content and the vector are replaced by their nonces (``vault.envelope
-    .nonce_of``), for a read that takes what ranking needs from the retrieval index (``memories.read.indexed``).
+    .nonce_of``), and the id and dates by text (``_stamped_column``), for a read that takes what ranking
+    needs from the retrieval index (``memories.read.indexed``), only ``STAMPED_FIELDS``. ``ordered``: newest
+    first (else in no order: the indexed read sorts what it needs, where the database sorted whole rows).
     """
     c = _column
     own = [f"({c('level')} = %s AND {c('project')} = '')"]
@@ -284,7 +299,10 @@ def _candidate_statement(
     def stamp(column: str) -> str:
         return f"substr({column}, {NONCE_SQL_START}, {NONCE_SIZE})" if stamps else column
 
-    select = ", ".join(stamp(c(name)) if name == "content" else c(name) for name in _COLUMNS)
+    if stamps:
+        select = ", ".join(_stamped_column(vendor, name, c(name)) for name in STAMPED_FIELDS)
+    else:
+        select = ", ".join(c(name) for name in _COLUMNS)
     if vectors:
         qn = connection.ops.quote_name
         embedding = qn(MemoryEmbedding._meta.db_table)
@@ -306,7 +324,24 @@ def _candidate_statement(
     # picks even before the table was first analyzed (with one ``user_id IN (…)`` branch it scanned the
     # tenant's every active row after a bulk load). The subject is never blank, so no row is in both.
     own_rows, shared_rules = branch("%s", own), branch("''", shared)
-    return f"{own_rows} UNION ALL {shared_rules} ORDER BY {c('updated_at')} DESC, {c('id')} DESC LIMIT %s"
+    order = f" ORDER BY {c('updated_at')} DESC, {c('id')} DESC" if ordered else ""
+    return f"{own_rows} UNION ALL {shared_rules}{order} LIMIT %s"
+
+
+def _stamped_column(vendor: str, name: str, column: str) -> str:
+    """A column as the indexed read takes it (``memories.read.indexed``): the content's nonce in place of the
+    content, the id as its 32 hex digits, dates as the text of their UTC time (SQLite: as stored, in the
+    connection's zone) — plain values numpy reads at once, where the driver made an object of each."""
+    if name == "content":
+        return f"substr({column}, {NONCE_SQL_START}, {NONCE_SIZE})"
+    postgres = vendor == "postgresql"
+    if name == "id" and postgres:
+        return f"REPLACE(CAST({column} AS TEXT), '-', '') AS {column}"
+    if name in ("updated_at", "last_cited_at"):
+        if postgres:
+            return f"to_char({column} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') AS {column}"
+        return f"CAST({column} AS TEXT) AS {column}"
+    return column
 
 
 def _candidate_params(
@@ -336,7 +371,14 @@ def _candidate_params(
 
 
 def _candidate_sql(
-    grant: ReadGrant, *, now: datetime, limit: int, db: BaseDatabaseWrapper, model: str = "", stamps: bool = False
+    grant: ReadGrant,
+    *,
+    now: datetime,
+    limit: int,
+    db: BaseDatabaseWrapper,
+    model: str = "",
+    stamps: bool = False,
+    ordered: bool = True,
 ) -> tuple[str, list[object]]:
     """The candidate query for this grant and its parameters; every value is a bound parameter."""
     sql = _candidate_statement(
@@ -350,6 +392,7 @@ def _candidate_sql(
         levels=None if grant.levels is None else len(grant.levels),
         vectors=bool(model),
         stamps=stamps,
+        ordered=ordered,
     )
     return sql, _candidate_params(grant, now=now, limit=limit, db=db, model=model)
 
@@ -375,8 +418,10 @@ def memory_context_rows(
     db: BaseDatabaseWrapper | None = None,
     model: str = "",
     stamps: bool = False,
+    ordered: bool = True,
 ) -> list[tuple[Any, ...]]:
-    """The candidate statement's rows (``ContextCandidate``'s fields, content still sealed), newest first.
+    """The candidate statement's rows (``ContextCandidate``'s fields, content still sealed), newest first
+    (``stamps``, ``ordered``: see ``_candidate_statement``).
 
     This is the filter, before decryption: a row another tenant sealed would also fail to open here
     (its associated data names its tenant), so the scope tests check the filter on these rows, where
@@ -386,7 +431,7 @@ def memory_context_rows(
     if grant.agent_blocked:
         return []
     db = db or connections[DEFAULT_DB_ALIAS]
-    sql, params = _candidate_sql(grant, now=now, limit=limit, db=db, model=model, stamps=stamps)
+    sql, params = _candidate_sql(grant, now=now, limit=limit, db=db, model=model, stamps=stamps, ordered=ordered)
     with db.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
@@ -445,46 +490,3 @@ def memory_context_candidates(
             values[_VECTOR_AT] = bytes(values[_VECTOR_AT])
         candidates.append(ContextCandidate._make(values))
     return candidates
-
-
-_VECTOR_FIELD = MemoryEmbedding._meta.get_field("vector").attname
-_VECTOR_MODEL = MemoryEmbedding._meta.label_lower
-
-
-class SealedOpener:
-    """Opens sealed values of one tenant, with a cipher made once per data key (making one is a third of
-    opening a short value); None for a value that doesn't open here or whose key was destroyed."""
-
-    def __init__(self, tenant_id: int) -> None:
-        self.tenant_id = tenant_id
-        self._ciphers: dict[int, AESGCM | None] = {}
-
-    def open(self, blob: bytes, *, model: str, record_id: str, field: str) -> str | None:
-        try:
-            key_id = key_id_of(blob)
-            if key_id not in self._ciphers:
-                key = data_key_by_id(key_id)
-                self._ciphers[key_id] = None if key is None else AESGCM(key)
-            cipher = self._ciphers[key_id]
-            if cipher is None:
-                return None
-            aad = associated_data(model=model, tenant_id=self.tenant_id, record_id=record_id, field=field)
-            return open_sealed_with(cipher, blob, aad=aad)
-        except DecryptionError:
-            return None
-
-    def vector(self, blob: bytes | None, *, record_id: str) -> np.ndarray | None:
-        """A memory's sealed vector, opened (None without one, or when it doesn't open or unpack)."""
-        if blob is None:
-            return None
-        packed = self.open(blob, model=_VECTOR_MODEL, record_id=record_id, field=_VECTOR_FIELD)
-        try:
-            return None if packed is None else unpack_vector(packed)
-        except ValueError:  # not a vector (a damaged row): ranked without one
-            return None
-
-
-def open_vectors(candidates: list[ContextCandidate], *, tenant_id: int) -> list[np.ndarray | None]:
-    """Each candidate's vector, opened (None where it has none, or it doesn't open for this row)."""
-    opener = SealedOpener(tenant_id)
-    return [opener.vector(candidate.vector, record_id=candidate.id) for candidate in candidates]

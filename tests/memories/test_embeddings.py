@@ -32,7 +32,8 @@ from memories.lifecycle.purge import purge_run, sqlite_truncate_wal
 from memories.lifecycle.reembed import reembed_progress, reembed_run
 from memories.models import Memory, MemoryEmbedding
 from memories.read.context import ContextRequest, memory_context_build
-from memories.read.scope import ContextScope, memory_context_candidates, open_vectors, read_grant_for
+from memories.read.scope import ContextScope, memory_context_candidates, read_grant_for
+from memories.read.sealed import open_vectors
 from memories.services.records import memory_delete, memory_update
 from memories.services.subjects import subject_erase
 

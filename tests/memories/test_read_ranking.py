@@ -343,3 +343,73 @@ def test_a_memory_naming_the_requested_project_counts_as_one_of_its_own():
     here = rank_candidates(memories, query="what is going on here?", now=NOW, project="atlas-app")
     assert set(ids(here)) == {"tagged", "mentions"}
     assert ids(rank_candidates(memories, query="what is going on here?", now=NOW)) == ["tagged"]
+
+
+def _reference(ranking, *, standing: bool) -> list[tuple]:
+    """The documented order, written out over every entry: score (rounded), then the newer, then the id."""
+    entries = list(ranking.standing if standing else ranking.relevant)
+
+    def key(ranked):
+        fresh = max(ranked.candidate.updated_at, ranked.candidate.last_cited_at or ranked.candidate.updated_at)
+        rank = 0 if ranked.candidate.type == "organization_rule" else 1
+        return (rank if standing else 0, -ranked.score, NOW - fresh, ranked.candidate.id)
+
+    return [key(entry) for entry in sorted(entries, key=key)]
+
+
+def test_entries_are_made_in_the_documented_order_where_scores_round_alike():
+    # Scores a few microseconds apart round alike: the newer memory comes first, then the smaller id,
+    # whichever is ahead before rounding.
+    rng = np.random.default_rng(7)
+    memories = []
+    for n in range(120):
+        kind = ("user_preference", "constraint", "user_profile", "project_rule", "organization_rule")[n % 5]
+        memories.append(
+            candidate(
+                f"deploy note {n % 3}",
+                id=f"{rng.integers(1 << 30):08x}-{n:03d}",
+                type=kind,
+                level={"project_rule": "project", "organization_rule": "team"}.get(kind, "user"),
+                project="atlas" if kind == "project_rule" else "",
+                team="ops" if kind == "organization_rule" else "",
+                confidence=float(rng.choice([0.8, 0.9, 1.0])),
+                updated_at=NOW - timedelta(days=int(rng.integers(3)), microseconds=int(rng.integers(4))),
+                last_cited_at=NOW - timedelta(microseconds=int(rng.integers(6))) if n % 7 == 0 else None,
+            )
+        )
+    for query in ("deploy note", "postgres", ""):
+        ranking = rank_candidates(memories, query=query, now=NOW, team_named=True)
+        for standing in (False, True):
+            made = ranking.standing if standing else ranking.relevant
+            ordered = [key[-1] for key in _reference(ranking, standing=standing)]
+            assert [entry.candidate.id for entry in made] == ordered
+            assert len(made) == len(ordered) and [e.candidate.id for e in made[:5]] == ordered[:5]
+
+
+def test_a_few_candidates_rank_one_at_a_time_as_many_do_as_arrays(monkeypatch):
+    rng = np.random.default_rng(11)
+    memories = [
+        candidate(
+            f"{('deploy', 'postgres', '部署', 'atlas-app notes')[n % 4]} memo {n}",
+            id=f"m{n:03d}",
+            type=("user_preference", "constraint", "user_profile", "project_rule")[n % 4],
+            level=("user", "user", "session", "project")[n % 4],
+            project="atlas-app" if n % 4 == 3 else "",
+            session_id="s1" if n % 4 == 2 else "",
+            confidence=float(rng.uniform(0.3, 1.0)),
+            source_type=("explicit_user_request", "agent_inference", "tool_result")[n % 3],
+            updated_at=NOW - timedelta(hours=float(rng.uniform(0, 2000))),
+        )
+        for n in range(24)
+    ]
+    vectors = [rng.standard_normal(8).astype(np.float32) if n % 5 else None for n in range(24)]
+    query_vector = rng.standard_normal(8).astype(np.float32)
+    for query in ("deploy postgres", "部署", ""):
+        for project in ("", "atlas-app"):
+            kwargs = {"query": query, "now": NOW, "project": project, "team_named": True}
+            ranked = {}
+            for few in (0, 1000):
+                monkeypatch.setattr("memories.read.ranking.FEW", few)
+                ranking = rank_candidates(memories, **kwargs, query_vector=query_vector, vectors=vectors)
+                ranked[few] = (list(ranking.relevant), list(ranking.standing), ranking.semantic)
+            assert ranked[0] == ranked[1000] and ranked[0][0]
