@@ -207,7 +207,8 @@ _NO_CONFIRMATION = compile_any(
     en(
         "without (?:first )?(?:asking|checking with|confirm\\w*|my (?:ok|okay|approval|permission|sign-?off|go-?ahead|"
         "consent)|(?:human |manual |any )?(?:review|approval|permission|oversight|sign-?off|consent)|a human|waiting)",
-        "(?:don't|do not|never|no need to|needn't) (?:ask|check with|wait for|confirm|get confirmation|request "
+        "(?:don't|do not|never|no need to|needn't|(?:never|don't|do not) need to) (?:ask|check with|wait for|confirm|"
+        "get confirmation|request "
         "(?:approval|permission))\\w*",
         "no (?:need for )?(?:confirmation|approval|permission|human review|sign-?off)",
         "skip(?:ping)? (?:the )?confirm\\w*",
@@ -378,6 +379,12 @@ _UNCHECKED_STEMS = stems(
     "都",
 )
 _UNASKED_STEMS = stems(
+    "need to ask",
+    "need to check with",
+    "need to confirm",
+    "need to wait",
+    "need to get confirm",
+    "need to request",
     "show",
     "by me",
     "pass it",

@@ -47,6 +47,7 @@ _PROTECTIVE = compile_any(
         "(?:mention|remind\\w* (?:me|us|users|them) (?:of|about)|talk\\w* about|point\\w* out|flag\\w*|bring\\w* up|"
         "warn\\w* (?:me |us |users |them )?(?:of|about))(?: the| any| possible| potential)? risks?",
         "(?:see|consult|talk to|contact|ask) (?:a|your) (?:doctor|professional|lawyer|specialist|expert|physician)",
+        "send\\w* (?:me|us|users?|them|people) to (?:a|your|the) (?:doctor|professional|lawyer|specialist|physician)",
         # Naming what is wrong with a request: "don't flag it as a discrimination issue".
         "flag\\w* (?:it |them |this |that )?as (?:an? )?(?:discrimination|discriminatory|bias\\w*|illegal|unethical|"
         "harmful|risky|unsafe|problematic|fraud\\w*)",

@@ -214,7 +214,7 @@ _LOOSEN_AFTER_FAR = alt(
         "(?:is|are) (?:optional|unnecessary|waived|disabled|off)",
         "can be (?:skipped|bypassed|ignored)",
     ),
-    zh("不需要了", "不用了", "可以免了?", "就免了", "不用(?:再)?走了?", "不走了", "免走"),
+    zh("不需要了", "不用了", "可以免了?", "就免了", "不用(?:再)?走了?", "不走了", "免走", "不用(?:再)?(?:做|查|跑)了?"),
 )
 _LOOSEN_AFTER_NEAR = zh("(?:都|可以|直接|一律)?(?:跳过|省略|免了|绕过|忽略|关闭|取消)")
 
