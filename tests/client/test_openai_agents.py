@@ -31,8 +31,13 @@ class _Named:
         return made
 
     def full(self, limit: int | None = None) -> list[Any]:
-        """What a new instance reads: the whole branch, nothing kept from before."""
-        return _get(self.session(), limit)
+        """What a new instance reads: the whole branch, nothing kept from before. The instance is closed at
+        once: each open one holds a connection to the live server, and so a database connection there."""
+        fresh = MemgovSession(self.name, base_url=self.url, api_key=self.key, user_id=self.user_id)
+        try:
+            return _get(fresh, limit)
+        finally:
+            fresh.close()
 
 
 @pytest.fixture
