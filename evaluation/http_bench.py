@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from evaluation.gunicorn_probe import PROBE_DIR_ENV, probe_totals
 from evaluation.read_bench import percentile
 from evaluation.startup_bench import ROOT, free_port, gunicorn_argv, process_tree, stop
 
@@ -113,11 +114,17 @@ def server_argv(kind: str, *, port: int, workers: int) -> list[str]:
 
 
 @contextmanager
-def production_server(kind: str, *, workers: int, startup_timeout: float = 300.0) -> Iterator[tuple[int, int]]:
-    """A gunicorn of ``kind`` (``server_argv``) with --preload on a free loopback port: (port, master pid)."""
+def production_server(
+    kind: str, *, workers: int, probe: Path | None = None, startup_timeout: float = 300.0
+) -> Iterator[tuple[int, int]]:
+    """A gunicorn of ``kind`` (``server_argv``) with --preload on a free loopback port: (port, master pid).
+    With ``probe`` (an empty folder), its workers record each service call's CPU there (gunicorn_probe.py)."""
     port = free_port()
     env = {**os.environ, "MEMGOV_ALLOWED_HOSTS": "127.0.0.1"}
     argv = server_argv(kind, port=port, workers=workers)
+    if probe is not None:
+        env[PROBE_DIR_ENV] = str(probe)
+        argv += ["-c", "python:evaluation.gunicorn_probe"]
     process = subprocess.Popen(argv, cwd=ROOT, env=env)  # noqa: S603 - our own argv
     try:
         deadline = time.monotonic() + startup_timeout
@@ -149,12 +156,21 @@ class HttpRow:
     p99_ms: float
     per_second: float
     server_cpu_ms: float  # the server's CPU per request
-    service_cpu_ms: float  # the service call's mean CPU, from the same run
-    useful_share: float  # of all the machine's cores, the share that did the service's work
+    service_cpu_ms: float  # the service call's mean CPU in the benchmark's process, alone, from the same run
+    useful_share: float  # of all the machine's cores, the share that did the service's work (at its CPU alone)
+    served_service_cpu_ms: float | None = None  # the same call's mean CPU inside the server, on these requests
 
     @property
     def overhead(self) -> float:
+        """The server's CPU per request over the service call's CPU alone."""
         return self.server_cpu_ms / self.service_cpu_ms
+
+    @property
+    def served_overhead(self) -> float | None:
+        """The server's CPU per request over the service call's CPU inside the server: what HTTP adds."""
+        if not self.served_service_cpu_ms:
+            return None
+        return self.server_cpu_ms / self.served_service_cpu_ms
 
 
 def http_row(
@@ -168,8 +184,10 @@ def http_row(
     requests: int,
     request: Callable[[int], tuple[str, dict[str, Any]]],
     service_cpu_ms: float,
+    probe: Path | None = None,
 ) -> HttpRow:
-    """``requests`` calls shared by ``clients`` threads, each on its own connection; the server's CPU over them."""
+    """``requests`` calls shared by ``clients`` threads, each on its own connection; the server's CPU over them,
+    and (with the server's ``probe`` folder) the CPU its workers spent in the service calls of these requests."""
     connections = [RawHttp(port, key) for _ in range(clients)]
     numbers = iter(range(requests))
     lock = threading.Lock()
@@ -192,6 +210,7 @@ def http_row(
                     failures.append(f"{status} {answer[:200]!r}")
 
     threads = [threading.Thread(target=client, args=(c,)) for c in connections]
+    probed_before = probe_totals(probe).get(op, (0, 0.0)) if probe is not None else None
     cpu_before, started = server_cpu_seconds(server_pid), time.perf_counter()
     for thread in threads:
         thread.start()
@@ -202,6 +221,12 @@ def http_row(
         connection.close()
     if failures:
         raise RuntimeError(f"{len(failures)} of {requests} {op} requests failed, first: {failures[0]}")
+    served = None
+    if probe is not None and probed_before is not None:
+        calls, seconds = probe_totals(probe).get(op, (0, 0.0))
+        if calls - probed_before[0] != requests:
+            raise RuntimeError(f"the server recorded {calls - probed_before[0]} {op} service calls for {requests}")
+        served = (seconds - probed_before[1]) / requests * 1000
     return HttpRow(
         server=server,
         op=op,
@@ -213,17 +238,24 @@ def http_row(
         server_cpu_ms=cpu / requests * 1000,
         service_cpu_ms=service_cpu_ms,
         useful_share=service_cpu_ms / 1000 * requests / (wall * (os.cpu_count() or 1)),
+        served_service_cpu_ms=served,
     )
 
 
 def http_table(rows: list[HttpRow]) -> list[str]:
+    """The rows as a table: the server's CPU per request over the service call's CPU alone (in the benchmark's
+    process) and over the same call's CPU inside the server (where it shares the cores), when probed."""
     lines = [
         f"{'server':<8}{'op':<6}{'clients':>8}{'n':>6}{'p50 ms':>9}{'p99 ms':>9}{'req/s':>8}"
-        f"{'server CPU ms/req':>19}{'service CPU ms':>16}{'CPU ×':>7}{'useful cores':>14}"
+        f"{'server CPU ms/req':>19}{'service alone ms':>18}{'×':>6}{'service in server ms':>22}{'×':>6}"
+        f"{'useful cores':>14}"
     ]
     for row in rows:
+        served = "" if row.served_service_cpu_ms is None else f"{row.served_service_cpu_ms:.2f}"
+        served_ratio = "" if row.served_overhead is None else f"{row.served_overhead:.2f}"
         lines.append(
-            f"{row.server:<8}{row.op:<6}{row.clients:>8}{row.requests:>6}{row.p50_ms:>9.2f}{row.p99_ms:>9.2f}{row.per_second:>8.0f}"
-            f"{row.server_cpu_ms:>19.2f}{row.service_cpu_ms:>16.2f}{row.overhead:>7.2f}{row.useful_share:>13.0%}"
+            f"{row.server:<8}{row.op:<6}{row.clients:>8}{row.requests:>6}{row.p50_ms:>9.2f}{row.p99_ms:>9.2f}"
+            f"{row.per_second:>8.0f}{row.server_cpu_ms:>19.2f}{row.service_cpu_ms:>18.2f}{row.overhead:>6.2f}"
+            f"{served:>22}{served_ratio:>6}{row.useful_share:>13.0%}"
         )
     return lines

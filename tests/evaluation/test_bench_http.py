@@ -16,6 +16,7 @@ from child_env import database_env
 from django.core.management import CommandError, call_command
 
 from evaluation.floor_bench import FloorStore, floor_figures
+from evaluation.gunicorn_probe import probe_totals
 from evaluation.http_bench import RawHttp, server_argv, server_cpu_seconds
 from governance.models import AgentClient
 from memories.models import Memory
@@ -92,6 +93,14 @@ def test_the_servers_are_the_documented_command_and_gunicorns_sync_workers():
     assert server_cpu_seconds(1) >= 0 and server_cpu_seconds(2**22 + 7) == 0  # gone: nothing counted
 
 
+def test_the_probe_sums_what_every_worker_recorded(tmp_path):
+    (tmp_path / "101.txt").write_text("write 0.003000\nread 0.002000\n")
+    (tmp_path / "102.txt").write_text("write 0.001000\n")
+    totals = probe_totals(tmp_path)
+    assert totals["write"][0] == 2 and totals["write"][1] == pytest.approx(0.004)
+    assert totals["read"] == (1, pytest.approx(0.002)) and probe_totals(tmp_path / "none") == {}
+
+
 def test_bad_options_name_what_to_fix(db):
     with pytest.raises(CommandError, match="--clients"):
         call_command("bench_http", "--clients", "one")
@@ -112,6 +121,8 @@ def test_a_tiny_run_times_service_floor_and_both_servers(transactional_db, monke
     assert all(row["requests"] == 4 and row["server_cpu_ms"] >= 0 and row["p50_ms"] > 0 for row in rows.values())
     # CPU is read in clock ticks (10 ms): one row of 4 requests may fall inside a tick, all eight together don't.
     assert sum(row["server_cpu_ms"] for row in rows.values()) > 0
+    # Inside the server, each worker timed every service call of the row (a row raises unless all 4 were).
+    assert all(row["served_service_cpu_ms"] > 0 for row in rows.values())
     assert figures["service"]["write"]["cpu_ms"] > 0 and figures["floor"]["read_p50_ms"] > 0
     assert figures["governed_over_floor"]["write"] > 1
     assert "server CPU ms/req" in text and "floor (sqlite3 + cryptography)" in text

@@ -9,8 +9,10 @@ import json
 import os
 import platform
 import statistics
+import tempfile
 from dataclasses import asdict
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -141,7 +143,10 @@ class Command(BaseCommand):
         paths = {"write": ("/api/v1/memories/write", write_body), "read": ("/api/v1/memories/context", read_body)}
         try:
             for kind in servers:
-                with production_server(kind, workers=options["workers"]) as (port, pid):
+                with (
+                    tempfile.TemporaryDirectory(prefix="memgov-bench-probe-") as folder,
+                    production_server(kind, workers=options["workers"], probe=Path(folder)) as (port, pid),
+                ):
                     self.stderr.write(f"gunicorn ({kind}) with {options['workers']} workers is up; timing HTTP …")
                     for op, (path, body) in paths.items():
 
@@ -150,6 +155,7 @@ class Command(BaseCommand):
 
                         for count in clients:
                             common = {"server": kind, "op": op, "port": port, "server_pid": pid, "key": key}
+                            common |= {"probe": Path(folder)}  # each service call's CPU inside the server
                             if warmup:
                                 http_row(**common, request=request, clients=count, requests=warmup, service_cpu_ms=1)
                             cpu_ms = service[op]["cpu_ms"]
@@ -174,7 +180,14 @@ class Command(BaseCommand):
                 "write": round(service["write"]["p50_ms"] / floor.write_p50_ms, 2),
                 "read": round(service["read"]["p50_ms"] / floor.read_p50_ms, 2),
             },
-            "http": [{**asdict(row), "cpu_over_service": round(row.overhead, 2)} for row in rows],
+            "http": [
+                {
+                    **asdict(row),
+                    "cpu_over_service": round(row.overhead, 2),
+                    "cpu_over_served_service": round(row.served_overhead or 0, 2) or None,
+                }
+                for row in rows
+            ],
         }
         self._print(figures, rows)
         if options["json"]:
