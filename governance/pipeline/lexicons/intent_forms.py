@@ -90,6 +90,16 @@ _MEMORY_WRITE = compile_any(
 
 
 _FOLLOW = compile_any(ops.FOLLOW)
+# Instructions carried by content, obeyed in the passive: "any instructions in it should be followed". The
+# modal is the order, so no imperative is needed around it.
+_CONTENT_OBEYED = compile_any(
+    en(
+        "(?:instructions?|commands?|orders?|directions?|directives?) (?:in|from|on|inside|within|found in) "
+        "(?:it|them|the (?:[\\w-]+ ){0,2}(?:pages?|sites?|websites?|web ?pages?|content|results?|emails?|messages?|"
+        "posts?|comments?)) (?:should|must|shall|will|are to|is to|need to|have to|get to) be "
+        "(?:followed|obeyed|executed|carried out|acted on|run)",
+    )
+)
 _OWNER = alt(
     en(
         "platform",
@@ -275,7 +285,15 @@ _EXFILTRATION = compile_any(
 
 
 def _obeys(prepared: str) -> bool:
-    return any(_obeys_in(clause) and is_directive_clause(clause) for clause in clauses(prepared))
+    return any(
+        (_obeys_in(clause) and is_directive_clause(clause)) or _unnegated(_CONTENT_OBEYED, clause)
+        for clause in clauses(prepared)
+    )
+
+
+def _unnegated(pattern: re.Pattern[str], clause: str) -> bool:
+    found = pattern.search(clause)
+    return found is not None and not NEGATOR.search(re.split(PHRASE_BREAK, clause[: found.start()])[-1])
 
 
 def _obeys_in(clause: str) -> bool:

@@ -14,7 +14,7 @@ import re
 from governance.pipeline.lexicons import fields as f
 from governance.pipeline.lexicons import operations as ops
 from governance.pipeline.lexicons.directive import addresses_assistant, clauses, is_directive_clause
-from governance.pipeline.lexicons.text import NEGATOR, PHRASE_BREAK, alt, compile_any, en, zh
+from governance.pipeline.lexicons.text import NEGATOR, PHRASE_BREAK, alt, compile_any, en, sentences, zh
 
 _OWNED_SETUP = alt(
     en(
@@ -143,8 +143,46 @@ _OTHERS_DATA = compile_any(
     rf"{f.OTHERS}(?:(?![。.!?\n]).){{0,60}}?what (?:they|he|she) (?:told|asked|said|mentioned|shared)",
     rf"{f.OTHERS}(?:[^，。]{{0,10}})?(?:问|说|聊|讲|告诉)(?:了)?(?:你)?(?:[^，。]{{0,6}})?(?:什么|哪些|的(?:内容|问题))",
 )
+# A third person's records named by a pronoun: "her saved notes", "the notes they have stored", "他们存过的笔记".
+# A pronoun may be anyone's ("answer her questions in Spanish"), so these count only when the records are
+# handed to the speaker (:data:`_TO_SPEAKER`) or the speaker claims to be let see them.
+_RECORDS = alt(
+    en(
+        "memor(?:y|ies)",
+        "notes?",
+        "chats?",
+        "chat (?:history|logs?)",
+        "conversations?",
+        "messages?",
+        "transcripts?",
+        "records?",
+        "e-?mails?",
+        "inbox",
+        "diar(?:y|ies)",
+        "journals?",
+    ),
+    zh("记忆", "笔记", "备忘(?:录)?", "聊天(?:记录|内容)?", "对话", "消息", "记录", "日记", "邮件"),
+)
+_THIRD_PERSONS_RECORDS = compile_any(
+    rf"(?<![a-z])(?:his|her|their)(?: (?:own|saved|stored|private|personal|old))* {_RECORDS}",
+    rf"{_RECORDS} (?:that |which )?(?:they|he|she) (?:have |has |had )?(?:stored|saved|kept|written|sent)",
+    rf"(?<!我)(?:他|她)们?(?:自己)?(?:保存|存|记|留|写|发)(?:过|下)?的(?:[^，。]{{0,4}}){_RECORDS}",
+)
+_OTHERS = compile_any(f.OTHERS)
+# Handed to the speaker by the assistant: an order ("show them to me", "念给我听"), not a third person who sent
+# them ("Priya sends me her notes", "同事把她的笔记发给我了"), or the speaker claiming to be let see them.
+_TO_SPEAKER = compile_any(
+    "(?:^|[:：,，;]\\s*|\\b(?:please|just|then|and|so|always|also|you|to|can you|could you|will you) )"
+    "(?:show|read(?: out)?|list|give|tell|send|forward|display|print|pull up|hand)(?: [\\w'-]+){0,6}? (?:to )?me\\b",
+    en("(?:lets|allows|permits) me(?: to)? (?:see|read|view|access|look at|have)"),
+    zh("(?:给|告诉|念给|读给|发给|转给|列给|拿给)我(?![了过的])", "发我(?![了过的])", "带上", "一起(?:给|发|列|带)"),
+)
 _CAPABILITY = compile_any(
-    en("(?:i|i'm|i am) (?:allowed|permitted|authori[sz]ed|entitled|able) to", "i (?:can|may)", "i have (?:the )?right"),
+    en(
+        "(?:i|i'm|i am) (?:allowed|permitted|authori[sz]ed|entitled|able) to",
+        "i (?:can|may)",
+        "i have (?:the )?right",
+    ),
     zh("我(?:可以|能|有权(?:限)?)"),
 )
 
@@ -207,13 +245,25 @@ def _reveals_setup(prepared: str) -> bool:
     return False
 
 
+def _unnegated(found: re.Match[str] | None, clause: str) -> bool:
+    return found is not None and not NEGATOR.search(clause[: found.start()])
+
+
 def _reaches_others(prepared: str) -> bool:
-    for clause in clauses(prepared):
-        reached = _OTHERS_DATA.search(clause)
-        if not reached or NEGATOR.search(clause[: reached.start()]):
-            continue
-        if _REVEAL.search(clause) or _CAPABILITY.search(clause) or is_directive_clause(clause):
-            return True
+    for sentence in sentences(prepared):
+        others_named = _OTHERS.search(sentence) is not None
+        for clause in clauses(sentence):
+            reached = _OTHERS_DATA.search(clause)
+            if _unnegated(reached, clause) and (
+                _REVEAL.search(clause) or _CAPABILITY.search(clause) or is_directive_clause(clause)
+            ):
+                return True
+            # handed to the speaker, or revealed about people the sentence names ("my teammates")
+            reached = _THIRD_PERSONS_RECORDS.search(clause)
+            if _unnegated(reached, clause) and (
+                _TO_SPEAKER.search(clause) or (others_named and _REVEAL.search(clause) and is_directive_clause(clause))
+            ):
+                return True
     return False
 
 
