@@ -127,10 +127,26 @@ _NO_REFUSAL = compile_any(
 )
 
 
+# What the assistant would refuse, named as included: "even the ones you'd normally decline", "包括你平时会拒绝的".
+_REFUSED_INCLUDED = compile_any(
+    en(
+        "(?:even|including|especially|also) (?:the |those |any )?"
+        "(?:ones?|things?|questions?|requests?|topics?|stuff|tasks?|prompts?)?(?: that| which)? ?"
+        "(?:you|you'd|you'll|you're)(?: would| will| might| could| are| were)?"
+        "(?: normally| usually| otherwise| typically| ordinarily| generally| probably)? ?"
+        "(?:not supposed to|refus\\w*|declin\\w*|turn\\w* down|say no to|avoid|shouldn't (?:answer|discuss))"
+    ),
+    zh(
+        "(?:包括|连同?|哪怕|即使|就算|甚至)(?:是)?(?:那些)?你(?:平时|平常|通常|一般|本来|原本|往常)?(?:会|要|该|应该)?"
+        "(?:拒绝|不回答|不肯|不愿(?:意)?|不能回答|不该回答|回避|拦|屏蔽|不答)"
+    ),
+)
+
+
 def _drops_caveats(clause: str) -> bool:
     if _AMOUNT.search(clause):
         return False
-    if _NO_REFUSAL.search(clause):
+    if _NO_REFUSAL.search(clause) or _REFUSED_INCLUDED.search(clause):
         return True
     target = _CAVEAT.search(clause)
     if target and _taken_away(clause, target.start()):
@@ -390,6 +406,15 @@ _CAVEAT_STEMS = stems(
     "commentary",
     "refus",
     "say no",
+    "turn down",
+    "turning down",
+    "turned down",
+    "not supposed to",
+    "回避",
+    "不肯",
+    "不愿",
+    "不回答",
+    "不该回答",
     "免责",
     "警告",
     "风险",
