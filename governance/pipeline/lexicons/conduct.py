@@ -266,9 +266,20 @@ def conduct_on_controls(text: str) -> str | None:
 
 
 # The assistant's own identity, setup and rules, named in an instruction to it.
-_YOURS = alt(en("your", "you(?:'re| are)", "yourself"), zh("你的", "你", "助手的"))
+# In Chinese a bare 你 is a possessive ("你工具配置里的密码") or opens a verb phrase: after a verb of citing,
+# explaining or writing, the setup noun is that verb's object, someone else's ("你引用桌游规则", "你帮我写
+# 系统提示词"), unless 的 makes it the assistant's own again ("你解释一下你的规则").
+_CITING = (
+    "(?:多|也|可以|再|先|就|都|常|尽量|帮我|给我|替我)*"
+    "(?:引用|参考|参照|举例|讲|解释|介绍|说明|比较|对比|分析|总结|整理|翻译|推荐|设计|写|编|评价|点评|改|润色)"
+)
+_YOURS = alt(
+    en("your", "you(?:'re| are)", "yourself") + rf"(?:(?!{PHRASE_BREAK}).){{0,12}}?",
+    "(?:你的|助手的)(?:[^，。,;；]{0,12}?)",
+    rf"你(?!{_CITING})(?:[^，。,;；]{{0,12}}?)",
+)
 _ITS_OWN = compile_any(
-    rf"{_YOURS}(?:(?!{PHRASE_BREAK}).){{0,12}}?"
+    _YOURS
     + alt(
         en(
             "identity",
