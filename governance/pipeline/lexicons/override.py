@@ -403,7 +403,9 @@ def find_policy_override(text: str) -> str | None:
                         continue  # "I want to approve every post before it goes out": the person decides
                     if check.name == "disable_records" and _PROTECTED_DATA.search(phrase):
                         continue
-                    if check.name == "remove_safeguard" and _talks_or_own_artifact(phrase, match):
+                    if check.name == "remove_safeguard" and (
+                        _talks_or_own_artifact(phrase, match) or _SUBORDINATE_GAP.search(match.group(0))
+                    ):
                         continue
                     if check.verb_last and _OWN_OBJECT.match(phrase, match.end()):
                         continue
@@ -411,6 +413,11 @@ def find_policy_override(text: str) -> str | None:
                         continue
                     return check.name
     return None
+
+
+# The safeguard word only in a clause of time after the verb's own object: "ignore whitespace changes when
+# you review my diffs" ignores the whitespace; the review is when.
+_SUBORDINATE_GAP = re.compile(r"^\S+ \S.*? (?:when|while|whenever|as|once) (?:you|i|we)(?:'re| are)? \S+$")
 
 
 # Skipping the *talk* about a safeguard ("skip explaining what an audit log is", "不用讲短信验证码"), or
