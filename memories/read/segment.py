@@ -134,8 +134,8 @@ class QueryMatcher:
     by_stem: dict[str, int]  # stem → index of its term
     cjk: tuple[tuple[int, str], ...]  # (index, term)
     stems: dict[str, str]
-    # Found in every text holding a word that stems to a Latin term (see ``stem_probe``): a text without
-    # any is not walked word by word. None when the query has no Latin term.
+    # The words of a text that start with a Latin term's probe (see ``stem_probe``): only they can stem to
+    # a term, so only they are stemmed and looked up. None when the query has no Latin term.
     latin_probe: re.Pattern[str] | None = None
 
     def frequencies(self, text: str) -> tuple[list[int], float]:
@@ -148,10 +148,10 @@ class QueryMatcher:
         counted = []
         for text in texts:
             lowered = text.lower()
-            ascii_words, length, cjk_chars = measure(lowered)
+            _, length, cjk_chars = measure(lowered)
             counts = [0] * terms
-            if probe is not None and probe.search(lowered):
-                for word in LATIN_WORD.findall(lowered) if ascii_words is None else ascii_words:
+            if probe is not None:
+                for word in probe.findall(lowered):
                     stemmed = stems.get(word)
                     if stemmed is None:
                         stemmed = stems[word] = stem(word)
@@ -188,5 +188,9 @@ def stem_probe(term: str) -> str:
 def query_matcher(terms: tuple[QueryTerm, ...]) -> QueryMatcher:
     by_stem = {term.text: index for index, term in enumerate(terms) if not term.cjk}
     cjk = tuple((index, term.text) for index, term in enumerate(terms) if term.cjk)
-    probe = re.compile("|".join(re.escape(stem_probe(text)) for text in by_stem)) if by_stem else None
+    probe = None
+    if by_stem:
+        # Whole words (as LATIN_WORD cuts them) that begin with a probe.
+        starts = "|".join(re.escape(stem_probe(text)) for text in by_stem)
+        probe = re.compile(rf"(?<![^\W_{CJK_CHARS}])(?:{starts})[^\W_{CJK_CHARS}]*")
     return QueryMatcher(terms=terms, by_stem=by_stem, cjk=cjk, stems={}, latin_probe=probe)
