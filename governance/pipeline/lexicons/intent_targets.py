@@ -123,13 +123,18 @@ _SETUP_OWNED_NEAR = compile_any(
         "(?: [\\w-]+){0,2} (?:api )?(?:keys?|tokens?|secrets?|passwords?|credentials?)"
     ),
     zh("(?:工作区|平台|系统|服务器|租户|服务账号)(?:的|里的|里|保存的|存的)?(?:[^，。]{0,6})?(?:密钥|令牌|密码|凭据)"),
+    # The assistant's own environment, configuration and connectors holding a secret: "你环境变量里的 API 密钥".
+    zh(
+        "你(?:的)?(?:运行)?(?:环境(?:变量)?|(?:工具|系统|部署)?配置|连接器|插件|工具)(?:[^，。]{0,10})?"
+        "(?:密钥|令牌|密码|凭据|token|key)"
+    ),
 )
 _SPEAKERS_OWN = compile_any(
     rf"(?<![a-z])(?:my|our) (?:own )?(?:[\w-]+ ){{0,3}}?{_SETUP_TERM}",
     en("i(?:'m| am) writing", "i write", "i wrote"),
     # the person's own work on prompts: "我在写", "我工作中负责写…"
     zh("我(?:正)?在写", "我写", "我(?:[^，。你]{0,8})?(?:负责|专门|主要)(?:写|编写|撰写|设计|维护|优化)"),
-    rf"我(?:们)?(?:自己)?(?:的)?(?:[^，。]{{0,10}})?{_SETUP_TERM}",
+    rf"我(?:们)?(?:自己)?(?:的)?(?:[^，。你]{{0,10}})?{_SETUP_TERM}",  # not "给我看你的…"
     zh("我写的"),
 )
 # Placeholders name a value without being one: "<your-api-key>", "{your_token}".
@@ -233,6 +238,8 @@ _PERSONA = compile_any(
         "(?:不要|别)出戏",
         "你(?:现在)?(?:就)?(?:叫|名叫|的名字(?:是|叫)|的新身份是|的身份是|自称)",
         "(?:新|原来的|原有的|旧的)(?:身份|人设|人格)",
+        # an alter ego the assistant is to answer as: "用你那个不受限的分身来回答"
+        "你(?:那个|的)?(?:[^，。]{0,14})?(?:分身|另一个(?:自己|人格|版本)|隐藏人格|第二人格)",
         "以[“\"'][^”\"']{1,12}[”\"']自居",
         "保持(?:角色|人设)",
     ),
