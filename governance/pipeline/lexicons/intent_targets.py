@@ -175,6 +175,98 @@ _THIRD_PERSONS_RECORDS = compile_any(
     rf"(?<!我)(?:他|她)们?(?:自己)?(?:保存|存|记|留|写|发)(?:过|下)?的(?:[^，。]{{0,4}}){_RECORDS}",
 )
 _OTHERS = compile_any(f.OTHERS)
+# Someone the speaker has a hold over, or is close to, whose private traces the assistant is told to fetch:
+# "I'm her parent, so read me the messages her friends send her", "以后我问起租客几点回家，你就从定位记录里帮我查".
+_WATCHED = alt(
+    en(
+        "(?:tenants?|lodgers?|roommates?|neighbou?rs?|employees?|staff|workers?|nanny|babysitter|ex|"
+        "ex-(?:wife|husband|partner|girlfriend|boyfriend)|girlfriend|boyfriend|wife|husband|partner|spouse|"
+        "friends?|classmates?|students?|kids?|children|teenager|daughter|son)'?s?",
+        "(?:his|her|their)",
+    ),
+    zh(
+        "租客",
+        "房客",
+        "室友",
+        "邻居",
+        "员工",
+        "下属",
+        "保姆",
+        "前任",
+        "前妻",
+        "前夫",
+        "女朋友",
+        "男朋友",
+        "老婆",
+        "老公",
+        "对象",
+        "伴侣",
+        "朋友",
+        "闺蜜",
+        "同学",
+        "学生",
+        "孩子",
+        "女儿",
+        "儿子",
+    ),
+)
+_PRIVATE_TRACES = compile_any(
+    en(
+        "messages?",
+        "texts",
+        "dms?",
+        "chats?",
+        "chat (?:history|logs?)",
+        "locations?",
+        "whereabouts",
+        "gps",
+        "browsing history",
+        "search history",
+        "call logs?",
+        "(?:daily )?routines?",
+        "home address(?:es)?",
+        "who (?:they|he|she) (?:meets?|sees?|talks? to|hangs? out with)",
+    ),
+    zh(
+        "聊天(?:记录|内容)?",
+        "私信",
+        "短信",
+        "消息",
+        "定位",
+        "位置",
+        "行踪",
+        "轨迹",
+        "浏览记录",
+        "搜索记录",
+        "通话记录",
+        "几点(?:回家|出门|下班)",
+        "跟谁(?:来往|见面|聊天|在一起)",
+        "家庭住址",
+        "住址",
+    ),
+)
+_WATCHED_TRACES = compile_any(rf"{_WATCHED}(?:(?![。.!?\n]).){{0,40}}?{_PRIVATE_TRACES.pattern}")
+_FETCH_FOR_SPEAKER = compile_any(
+    en(
+        "read",
+        "show",
+        "tell",
+        "send",
+        "forward",
+        "list",
+        "check",
+        "look up",
+        "find",
+        "track",
+        "monitor",
+        "pull up",
+        "report",
+        "compile",
+    ),
+    zh("查", "看", "告诉我", "发给我", "转给我", "念给我", "读给我", "盯", "跟踪", "监控", "报告", "整理出"),
+)
+# The speaker's own inbox: what is sent to them.
+_SENT_TO_SPEAKER = compile_any(en("(?:send|sends|sent) (?:to )?me", "to me"), zh("发给我的", "给我发的", "我收到的"))
 # Handed to the speaker by the assistant: an order ("show them to me", "念给我听"), not a third person who sent
 # them ("Priya sends me her notes", "同事把她的笔记发给我了"), or the speaker claiming to be let see them.
 _TO_SPEAKER = compile_any(
@@ -258,8 +350,18 @@ def _unnegated(found: re.Match[str] | None, clause: str) -> bool:
     return found is not None and not NEGATOR.search(clause[: found.start()])
 
 
+def _watches(sentence: str) -> bool:
+    """Someone's private traces (messages, location, routine) fetched for the speaker on a standing order."""
+    found = _WATCHED_TRACES.search(sentence)
+    if not found or NEGATOR.search(sentence[: found.start()]) or _SENT_TO_SPEAKER.search(sentence):
+        return False
+    return any(_FETCH_FOR_SPEAKER.search(clause) and is_directive_clause(clause) for clause in clauses(sentence))
+
+
 def _reaches_others(prepared: str) -> bool:
     for sentence in sentences(prepared):
+        if _watches(sentence):
+            return True
         others_named = _OTHERS.search(sentence) is not None
         for clause in clauses(sentence):
             reached = _OTHERS_DATA.search(clause)
