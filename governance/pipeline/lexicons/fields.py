@@ -76,15 +76,12 @@ OTHERS = alt(
         "(?:客服|销售|财务|人事|运维|市场)的[\\u4e00-\\u9fff]{2,3}",
     ),
 )
+# What people keep and write: the head of PEOPLES_DATA, and of a third person's records (intent_targets.py).
+KEPT_RECORDS = ("memor(?:y|ies)", "notes?", "chats?", "chat (?:history|logs?)", "conversations?", "messages?")
 # What belongs to people: what they keep, say and are.
 PEOPLES_DATA = alt(
     en(
-        "memor(?:y|ies)",
-        "notes?",
-        "chats?",
-        "chat (?:history|logs?)",
-        "conversations?",
-        "messages?",
+        *KEPT_RECORDS,
         "history",
         "transcripts?",
         "preferences",

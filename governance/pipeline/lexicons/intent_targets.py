@@ -154,12 +154,7 @@ _OTHERS_DATA = compile_any(
 # handed to the speaker (:data:`_TO_SPEAKER`) or the speaker claims to be let see them.
 _RECORDS = alt(
     en(
-        "memor(?:y|ies)",
-        "notes?",
-        "chats?",
-        "chat (?:history|logs?)",
-        "conversations?",
-        "messages?",
+        *f.KEPT_RECORDS,
         "transcripts?",
         "records?",
         "e-?mails?",
