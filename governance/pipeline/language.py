@@ -92,9 +92,10 @@ def unread_language(text: str) -> str | None:
             continue
         if latin_letters <= LATIN_PER_HAN * han:
             continue  # a Chinese sentence that names people, places or products in Latin letters
-        ranked = identifier().rank(" ".join(words))
-        if ranked[0][0] in _READ_OR_NONE:
-            continue
+        joined = " ".join(words)
+        if identifier().classify(joined)[0] in _READ_OR_NONE:
+            continue  # the likeliest language is read (what rank() would put first, without ranking all 142)
+        ranked = identifier().rank(joined)
         others = [probability for language, probability in ranked[:4] if language not in _READ_OR_NONE]
         if sum(others[:3]) >= MIN_PROBABILITY:
             return ranked[0][0]

@@ -15,7 +15,8 @@ import governance.pipeline.lexicons.rule_risk
 import governance.pipeline.lexicons.transient
 import governance.pipeline.lexicons.types  # noqa: F401  (every lexicon module registers its lexicons)
 from governance.pipeline import run_pipeline
-from governance.pipeline.lexicons.prefilter import Lexicon, all_lexicons, required_literals, scanning
+from governance.pipeline.lexicons.directive import clauses, is_directive_clause
+from governance.pipeline.lexicons.prefilter import Lexicon, all_lexicons, memoized_in_scan, required_literals, scanning
 from governance.pipeline.lexicons.text import phrases, prepare, sentences
 from governance.pipeline.testing import make_context
 
@@ -120,3 +121,51 @@ def test_a_scan_ends_with_its_block() -> None:
     # A text that is not part of the scanned one is checked on its own, not against the scan.
     with scanning("nothing here"):
         assert lexicon.may_match("needs approval")
+
+
+def test_remembered_text_helpers_answer_as_they_do_outside_a_scan() -> None:
+    def readings(text: str) -> list[object]:
+        prepared = prepare(text)
+        return [
+            prepared,
+            prepare(text, fold=False),
+            sentences(prepared),
+            phrases(prepared),
+            clauses(prepared),
+            [is_directive_clause(clause) for clause in clauses(prepared)],
+        ]
+
+    for text in TEXTS:
+        alone = readings(text)
+        with scanning(prepare(text)):
+            assert readings(text) == alone
+            assert readings(text) == alone  # the second time from the block's memo
+
+
+def test_a_remembered_list_is_handed_out_as_a_copy() -> None:
+    text = prepare("Answer in English. Keep it short.")
+    with scanning(text):
+        first = sentences(text)
+        first.append("always approve refunds")
+        assert sentences(text) == ["answer in english", " keep it short"]
+
+
+def test_nothing_remembered_outlives_its_block() -> None:
+    calls: list[str] = []
+
+    @memoized_in_scan
+    def shout(text: str) -> str:
+        calls.append(text)
+        return text.upper()
+
+    with scanning("tables please. short answers"):
+        assert shout("tables please") == shout("tables please") == "TABLES PLEASE"
+        with scanning("short answers"):  # a part of the block's text: the same block goes on
+            shout("tables please")
+        assert len(calls) == 1
+        with scanning("another text entirely"):  # a new block remembers on its own
+            shout("tables please")
+        assert len(calls) == 2
+    shout("tables please")
+    shout("tables please")
+    assert len(calls) == 4  # outside any block, every call computes

@@ -2,16 +2,29 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import statistics
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
 from governance.recognizers import ENTITY_LEVELS, EntityType, detect_sensitivity
 from governance.recognizers import engine as engine_module
-from governance.recognizers.engine import build_analyzer, build_detector, get_detector, offline_tld_extract
+from governance.recognizers.credentials import CREDENTIAL_RULES
+from governance.recognizers.engine import (
+    RuleRecognizer,
+    build_analyzer,
+    build_detector,
+    get_detector,
+    offline_tld_extract,
+)
+from governance.recognizers.identity import IDENTITY_RULES
+from governance.recognizers.identity_forms import IDENTITY_FORM_RULES
+from governance.recognizers.lexicons import LEXICON_RULES
+from governance.recognizers.secret_model import SECRET_MODEL_RULES
 
 
 def _refuse_network(*args: object, **kwargs: object) -> None:
@@ -156,3 +169,35 @@ def test_a_short_text_is_analysed_in_about_a_millisecond() -> None:
 
     # Measured at 0.15-0.4 ms; the bound only catches an order-of-magnitude regression.
     assert statistics.median(timings) < 0.01
+
+
+def test_a_rule_recognizer_runs_exactly_the_rules_whose_hints_occur() -> None:
+    # One automaton pass finds the hints present; it must pick the rules each rule's own hint test picks.
+    root = Path(__file__).resolve().parents[2]
+    texts = [
+        json.loads(line)["candidate"]["content"]
+        for name in ("fixtures/policy_eval.jsonl", "fixtures/gate/secrets.jsonl", "fixtures/gate/pii.jsonl")
+        for line in (root / name).open(encoding="utf-8")
+    ]
+    rule_sets = {
+        "CredentialRecognizer": CREDENTIAL_RULES,
+        "SecretModelRecognizer": SECRET_MODEL_RULES,
+        "IdentityRecognizer": IDENTITY_RULES,
+        "IdentityFormRecognizer": IDENTITY_FORM_RULES,
+        "LexiconPatternRecognizer": LEXICON_RULES,
+    }
+    found_any = 0
+    for name, rules in rule_sets.items():
+        recognizer = RuleRecognizer(name, rules)
+        for text in texts:
+            lowered = text.lower()
+            one_by_one = [
+                (rule.entity.value, start, end)
+                for rule in rules
+                if rule.might_match(lowered)
+                for start, end in rule.spans(text)
+            ]
+            at_once = [(r.entity_type, r.start, r.end) for r in recognizer.analyze(text, entities=[])]
+            assert at_once == one_by_one, (name, text)
+            found_any += bool(at_once)
+    assert found_any > 500  # the corpus exercises the rules, not only their absence

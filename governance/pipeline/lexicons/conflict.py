@@ -15,8 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
-from governance.pipeline.lexicons.prefilter import Lexicon
+from governance.pipeline.lexicons.prefilter import Lexicon, scanning
 from governance.pipeline.lexicons.text import NEGATOR, PHRASE_BREAK, alt, compile_any, en, prepare, sentences, zh
 
 _ANSWER_WORDS = alt(
@@ -37,6 +38,11 @@ class _Aspect:
     context: Lexicon | None  # must occur in the sentence
     exclude: Lexicon | None = None  # must not occur in the phrase (the other aspect owns it)
     style: bool = True  # a format/language/style aspect: content naming one is a preference
+
+    @cached_property
+    def any_value(self) -> Lexicon:
+        """Matches wherever one of the values does: a segment it can't match names none of them."""
+        return Lexicon(re.compile(alt(*(pattern.pattern for _, pattern in self.values)), re.IGNORECASE))
 
 
 def _code(upper: str) -> str:
@@ -231,13 +237,22 @@ VOCABULARY: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
 def aspects(text: str) -> dict[str, AspectValues]:
     """Each aspect ``text`` names, with the values it asserts and the values it negates."""
     found: dict[str, tuple[set[str], set[str]]] = {}
-    for sentence in sentences(prepare(text, fold=False)):
+    with scanning(prepare(text)):  # the value lexicons read many segments of this one text
+        _collect(sentences(prepare(text, fold=False)), found)
+    return {name: AspectValues(frozenset(a), frozenset(n)) for name, (a, n) in found.items()}
+
+
+def _collect(prepared_sentences: list[str], found: dict[str, tuple[set[str], set[str]]]) -> None:
+    """Add to ``found`` each aspect value the sentences assert or negate."""
+    for sentence in prepared_sentences:
         segments = _SEGMENT_BREAK.split(sentence)
         for aspect in _ASPECTS:
             if aspect.context is not None and not aspect.context.search(sentence):
                 continue
             for segment in segments:
                 if aspect.exclude is not None and aspect.exclude.search(segment):
+                    continue
+                if not aspect.any_value.may_match(segment):
                     continue
                 for value, pattern in aspect.values:
                     for match in pattern.finditer(segment):
@@ -246,7 +261,6 @@ def aspects(text: str) -> dict[str, AspectValues]:
                             negated.add(value)
                         else:
                             asserted.add(value)
-    return {name: AspectValues(frozenset(a), frozenset(n)) for name, (a, n) in found.items()}
 
 
 _STYLE_ASPECTS = frozenset(aspect.name for aspect in _ASPECTS if aspect.style)

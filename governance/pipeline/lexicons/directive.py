@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from governance.pipeline.lexicons.fields import ASSISTANT, SECOND_PERSON
+from governance.pipeline.lexicons.prefilter import memoized_in_scan
 from governance.pipeline.lexicons.text import SENTENCE_BREAK, alt, compile_any, en, prepare, zh
 
 # The request to remember, which frames the memory rather than instructs the assistant.
@@ -190,6 +191,7 @@ def strip_frame(text: str) -> str:
     return _FRAME.sub("", text, count=1)
 
 
+@memoized_in_scan
 def clauses(text: str) -> list[str]:
     """The clauses of prepared ``text``, each without its framing."""
     out = []
@@ -200,6 +202,7 @@ def clauses(text: str) -> list[str]:
     return out
 
 
+@memoized_in_scan
 def is_directive_clause(clause: str) -> bool:
     """Whether one (prepared, unframed) clause instructs the assistant."""
     return bool(

@@ -17,14 +17,16 @@ IGNORECASE matches beyond ``str.lower()`` (dotless ı, long ſ…) skips the pre
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass, field
+from functools import wraps
 from re import _casefix  # type: ignore[attr-defined]
 from re import _constants as sre
 from re import _parser as sre_parse
 from threading import Lock
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import ahocorasick
 
@@ -174,7 +176,19 @@ _registry: set[str] = set()
 _lexicons: list[Lexicon] = []
 _all_literals: list[ahocorasick.Automaton] = []  # [automaton over _registry], rebuilt when it grows
 _registry_lock = Lock()
-_scan: ContextVar[tuple[str, frozenset[str]] | None] = ContextVar("lexicon_scan", default=None)
+
+
+@dataclass(slots=True)
+class _Scan:
+    """What one :func:`scanning` block knows about its text; dropped when the block ends."""
+
+    lowered: str
+    present: frozenset[str]  # the lexicon literals found in ``lowered``
+    verdicts: dict[Lexicon, bool] = field(default_factory=dict)  # may_match of the text's parts
+    memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # see :func:`memoized_in_scan`
+
+
+_scan: ContextVar[_Scan | None] = ContextVar("lexicon_scan", default=None)
 
 
 def _whole_text_automaton() -> ahocorasick.Automaton:
@@ -193,17 +207,47 @@ def all_lexicons() -> tuple[Lexicon, ...]:
 @contextmanager
 def scanning(text: str) -> Iterator[None]:
     """Find every lexicon literal in ``text`` in one pass; checks of ``text`` or of any part of it
-    (its sentences, phrases…) inside the block then cost a set lookup. Nothing outlives the block."""
+    (its sentences, phrases…) inside the block then cost a set lookup. Nothing outlives the block.
+    Inside a block whose text already holds ``text``, the block goes on as it is."""
     lowered = text.lower()
-    if not lowered.isascii() and _UNFOLDABLE_RE.search(lowered):
-        yield  # no shortcut: checks test their own text
+    active = _scan.get()
+    if (active is not None and lowered in active.lowered) or (not lowered.isascii() and _UNFOLDABLE_RE.search(lowered)):
+        yield  # covered already; or no shortcut: checks test their own text
         return
     present = frozenset(literal for _, literal in _whole_text_automaton().iter(lowered))
-    token = _scan.set((lowered, present))
+    token = _scan.set(_Scan(lowered, present))
     try:
         yield
     finally:
         _scan.reset(token)
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def memoized_in_scan(fn: Callable[_P, _R]) -> Callable[_P, _R]:
+    """``fn`` remembered for the rest of the active :func:`scanning` block, and only there.
+
+    For the pure text helpers the lexicon stages call again and again on the same text (its prepared
+    form, its sentences and clauses): arguments must be hashable and the result must depend on them
+    alone. A list result is handed out as a copy, so a caller can't change what the next one gets.
+    Outside a block, ``fn`` is simply called; nothing (no content) outlives the block.
+    """
+
+    @wraps(fn)
+    def remembered(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        scan = _scan.get()
+        if scan is None:
+            return fn(*args, **kwargs)
+        key = (fn, args, *kwargs.items())
+        try:
+            value = scan.memo[key]
+        except KeyError:
+            value = scan.memo[key] = fn(*args, **kwargs)
+        return value.copy() if isinstance(value, list) else value  # type: ignore[return-value]
+
+    return remembered
 
 
 class Lexicon:
@@ -226,10 +270,14 @@ class Lexicon:
             return True
         lowered = text.lower()
         scan = _scan.get()
-        if scan is not None and lowered in scan[0]:
-            # A part of the scanned text holds no literal the whole lacks, and no unfoldable character.
-            present = scan[1]
-            return not any(literals.isdisjoint(present) for literals in self._required)
+        if scan is not None and lowered in scan.lowered:
+            # A part of the scanned text holds no literal the whole lacks, and no unfoldable character:
+            # the verdict is the same for every part, so it is worked out once per block.
+            verdict = scan.verdicts.get(self)
+            if verdict is None:
+                present = scan.present
+                verdict = scan.verdicts[self] = not any(literals.isdisjoint(present) for literals in self._required)
+            return verdict
         if not lowered.isascii() and _UNFOLDABLE_RE.search(lowered):
             return True
         return all(next(automaton.iter(lowered), None) is not None for automaton in self._automata)

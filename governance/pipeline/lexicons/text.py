@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from governance.pipeline.lexicons.prefilter import Lexicon
+from governance.pipeline.lexicons.prefilter import Lexicon, memoized_in_scan
 
 _QUOTES = (("‘", "'"), ("’", "'"), ("“", '"'), ("”", '"'), ("＂", '"'))
 _BLANKS = re.compile(r"[^\S\n]+")
@@ -24,6 +24,7 @@ _SENTENCE_RE = re.compile(SENTENCE_BREAK)
 _PHRASE_RE = re.compile(PHRASE_BREAK)
 
 
+@memoized_in_scan
 def prepare(text: str, *, fold: bool = True) -> str:
     """NFKC (full-width → half-width), straight quotes, single spaces; lower case unless ``fold=False``.
 
@@ -79,10 +80,12 @@ def without_polite_tag(text: str) -> str:
     return _POLITE_TAG.sub("", text)
 
 
+@memoized_in_scan
 def sentences(text: str) -> list[str]:
     return [part for part in _SENTENCE_RE.split(text) if part.strip()]
 
 
+@memoized_in_scan
 def phrases(text: str) -> list[str]:
     return [part for part in _PHRASE_RE.split(text) if part.strip()]
 
