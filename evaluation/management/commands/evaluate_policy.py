@@ -52,6 +52,8 @@ class Command(BaseCommand):
                 "fresh7-read",
                 "fresh8",
                 "fresh8-read",
+                "fresh9",
+                "fresh9-read",
             ),
             help="only the cases of this split (tune on dev; report holdout without reading its mismatches)",
         )
