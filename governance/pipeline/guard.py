@@ -37,6 +37,7 @@ from governance.pipeline.lexicons.intent import (
 )
 from governance.pipeline.lexicons.loosening import only_orders_that_keep_person_deciding
 from governance.pipeline.lexicons.override import find_policy_override
+from governance.pipeline.lexicons.provenance import provenance_readings
 from governance.pipeline.lexicons.text import prepare, without_polite_tag
 from governance.pipeline.reasons import ReasonCode
 from governance.vocabulary import (
@@ -65,7 +66,8 @@ class GuardStage:
         level = candidate.scope.level
         memory_type = ctx.type or candidate.type
 
-        views = candidate.readings
+        # An agent's provenance heading ("…，未经确认——") is a label, not words aimed at the assistant.
+        views = tuple(dict.fromkeys(view for text in candidate.readings for view in provenance_readings(text)))
         override = next(filter(None, map(find_policy_override, views)), None)
         override = override or next(filter(None, map(injection_intent, views)), None)
         if override is None and candidate.source_type in UNTRUSTED_SOURCES and _carries_instructions(candidate):

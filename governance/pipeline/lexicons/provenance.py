@@ -1,0 +1,79 @@
+"""A provenance heading: the label an agent puts before what it inferred is read as a label, not as content.
+
+An agent that writes down what it inferred often heads the note with where it came from and that the person
+has not confirmed it: "Agent's note from past conversations, unconfirmed —", "Inferred from earlier sessions
+(not yet confirmed by the user):", "助手从以往对话中归纳，未经确认——", "跨会话观察到的规律：". Such a heading gives
+the assistant nothing to act on, but its words are the words of an order: "未经确认" / "unconfirmed" is what
+"act without confirmation" is made of. The injection checks read the note without it.
+
+A heading counts only when *every* word of it is a provenance word — who noted it, what kind of note, from
+which conversations, that it is not confirmed — and it names the conversations or the inferring. One other
+word ("approve", "跳过", "系统", a name, or "confirmed" on its own: a claim that someone cleared it) keeps the
+heading as content. It ends at the first colon or dash within its first 80 characters, and something must
+follow. Only the label goes: the body is read as before, so a heading hides nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from governance.pipeline.lexicons.directive import addresses_assistant, is_directive, standing
+from governance.pipeline.lexicons.text import prepare
+
+_MAX_LABEL = 80
+_END = re.compile(r"\s*(?:[:：]|—+|–|\s-{1,2}\s)\s*")
+
+# Unconfirmed, as a whole phrase: "confirmed" or "确认" alone is never a provenance word.
+_NOT_CONFIRMED = re.compile(
+    r"(?<![a-z])(?:not (?:yet )?(?:confirmed|verified|reviewed)(?: by the user)?|unconfirmed|unverified|unreviewed|"
+    r"pending (?:user )?confirmation|awaiting (?:user )?confirmation|to be confirmed(?: by the user)?)(?![a-z])"
+    r"|(?:未经|尚未|未|待)(?:用户)?(?:确认|核实|核对)|用户(?:尚未|未|还没有?)(?:确认|核实)"
+)
+_ZH_WORDS = re.compile(
+    "助手|智能体|机器人|模型|从|根据|基于|据|由|在|于|以往|之前|过去|历史|此前|先前|前几次|最近|近期|几次|多次|多轮|"
+    "跨会话|跨|各次|的|对话|会话|聊天|交流|沟通|中|里|内|归纳|推断|推测|总结|汇总|观察到|观察|整理|提炼|得出|发现|"
+    "规律|笔记|备注|摘要|要点|出来|出|到|而来|来看|看|自动|生成|条"
+)
+_EN_WORDS = frozenset(
+    " ".join(
+        (
+            "agent agent's agents assistant assistant's ai ai's model model's bot bot's the a an ",
+            "note notes noted observation observations observed inference inferences inferred summary summarized ",
+            "summarised gathered drawn derived learned learnt picked up pattern patterns extracted ",
+            "from in across over during based on of my our this these those past earlier previous prior recent ",
+            "several multiple many few some last conversation conversations session sessions chat chats interaction ",
+            "interactions exchange exchanges history turn turns message messages by user user's cross multi ",
+            "automatic auto generated memory candidate ",
+        )
+    ).split()
+)
+# What makes it provenance: the conversations it came from, or the inferring.
+_SOURCE = re.compile(
+    r"(?<![a-z])(?:conversations?|sessions?|chats?|interactions?|exchanges?|history|inferred|inferences?|"
+    r"observed|observations?)(?![a-z])|对话|会话|聊天|交流|沟通|归纳|推断|推测|观察"
+)
+_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?|[^\W\d_]")
+
+
+def is_provenance_label(label: str) -> bool:
+    """Whether ``label`` (the text before a heading's colon or dash) only says where a note came from."""
+    prepared = prepare(label)
+    if not _SOURCE.search(prepared):
+        return False
+    rest = _ZH_WORDS.sub(" ", _NOT_CONFIRMED.sub(" ", prepared))
+    return all(word in _EN_WORDS for word in _WORD.findall(rest))
+
+
+def provenance_readings(text: str) -> tuple[str, ...]:
+    """How the injection checks read ``text`` under a leading provenance heading (see the module docstring):
+    a statement without its label; an order both with it and without it, so the label can only add to what
+    is found. Text with no such heading is read as it is."""
+    end = _END.search(text, 0, _MAX_LABEL + 4)
+    if end is None or end.start() == 0 or not text[end.end() :].strip():
+        return (text,)
+    if not is_provenance_label(text[: end.start()]):
+        return (text,)
+    body = text[end.end() :]
+    if is_directive(body) or addresses_assistant(body) or standing(prepare(body)):
+        return (text, body)  # an order under the label: its "unconfirmed" may be part of the order
+    return (body,)
