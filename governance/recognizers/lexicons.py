@@ -283,11 +283,27 @@ _THRESHOLD_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _THRESHOLD_AFTER = re.compile(r"^\s*(?:以上|以下|以内|及以上|或以上|起)")
+# A budget, a cap or a limit set per period or per occasion ("my grocery budget is £400 a month", "capped at 250
+# dollars a month", "a €50 limit per trip", "按每人每天500元做预算") is a rule for spending, like a threshold: it says
+# what may be spent, not what anyone has. A lump sum ("project budget: 1.2M USD") stays money.
+_RATE = re.compile(
+    r"(?<![a-z])(?:(?:a|an|per|each|every)\s+|/\s?)(?:day|week|month|year|quarter|trip|person|head|visit|meal|night|"
+    r"event|order)(?![a-z])|(?<![a-z])(?:daily|weekly|monthly|yearly|annual|annually)(?![a-z])|每(?:人|天|日|周|月|年|次|趟|餐|晚)",
+    re.IGNORECASE,
+)
+_LIMIT_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:budget(?:ed|s)?|limit(?:ed|s)?|cap(?:ped|s)?|allowance|ceiling)(?![a-z])|预算|上限|限额|封顶)"
+    r"[^.;!?。；！？\n]{0,20}$",
+    re.IGNORECASE,
+)
+_LIMIT_AFTER = re.compile(
+    r"^[^.;!?。；！？\n]{0,20}?(?:(?<![a-z])(?:budget|limit|cap|allowance)(?![a-z])|预算|上限|限额|封顶)", re.IGNORECASE
+)
 # Someone's own money: a possessive on a money noun, or a person who has, owes, earns or spends it. A possessive
-# alone is not ("my personal budget rule: anything over 200 euros waits a day" is a limit).
+# alone is not ("my personal budget rule: anything over 200 euros waits a day" is a limit), nor is a budget.
 _MONEY_NOUNS = (
     r"debts?|savings|salary|income|balance|rent|mortgage|loans?|bills?|spending|accounts?|portfolio|net worth|pay"
-    r"|paycheck|bonus|wallet|cards?|credit|cash|money|funds|earnings|wages?|assets|investments?|pension|budget is"
+    r"|paycheck|bonus|wallet|cards?|credit|cash|money|funds|earnings|wages?|assets|investments?|pension"
 )
 _OWN_MONEY = re.compile(
     rf"(?<![a-z])(?:my|our|his|her|their)(?:\s+\w+){{0,2}}?\s+(?:{_MONEY_NOUNS})(?![a-z])"
@@ -303,7 +319,15 @@ def _not_a_threshold(match: re.Match[str]) -> bool:
     text = match.string
     sentence_start = max(text.rfind(mark, 0, match.start()) for mark in ".;!?。；！？\n") + 1
     before = text[sentence_start : match.start()]
-    compared = _THRESHOLD_BEFORE.search(before[-16:]) or _THRESHOLD_AFTER.match(text[match.end() : match.end() + 4])
+    after = text[match.end() : match.end() + 32]
+    compared = (
+        _THRESHOLD_BEFORE.search(before[-16:])
+        or _THRESHOLD_AFTER.match(after)
+        or (
+            (_LIMIT_BEFORE.search(before[-28:]) or _LIMIT_AFTER.match(after))
+            and _RATE.search(f"{before[-28:]} {match.group(0)} {after}") is not None
+        )
+    )
     return not compared or _OWN_MONEY.search(before) is not None
 
 

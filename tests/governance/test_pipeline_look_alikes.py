@@ -390,3 +390,12 @@ def test_an_unconfirmed_provenance_heading_is_a_label_not_an_order(heading: str)
 def test_a_label_with_any_other_word_stays_content(label: str) -> None:
     assert not is_provenance_label(label)
     assert provenance_readings(f"{label}: I play CTFs.") == (f"{label}: I play CTFs.",)
+
+
+@pytest.mark.parametrize("steer", ["Okay, where were we with the draft?", "Anyway, back to the quarterly numbers."])
+def test_a_sentence_that_steers_the_chat_neither_asks_nor_makes_a_fact_momentary(steer: str) -> None:
+    fact = "I'm a forensic accountant; I trace money-laundering patterns in company ledgers. "
+    assert _decide(fact + steer, SourceType.USER_STATEMENT).kind == DecisionKind.ASK_CONFIRMATION
+    # A question before it is still a question for now, and so is the steer on its own.
+    assert _decide("What is the capital of Australia? " + steer).reason_code == "transient"
+    assert _decide(steer).reason_code == "transient"

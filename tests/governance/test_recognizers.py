@@ -534,6 +534,11 @@ def test_it_labels_the_dev_set_as_expected(text: str, level: Sensitivity) -> Non
         "I only buy things over $100 after sleeping on it",
         "Please flag any invoice over $10,000 for me",
         "超过 1000 元的报销要我先看一眼",
+        # A budget, cap or limit per period or occasion is a rule for spending.
+        "My grocery budget is £400 a month; remind me when I'm about to go over.",
+        "Dining out is capped at 250 dollars a month for our household.",
+        "I set a €50 limit on souvenirs per trip.",
+        "出去旅游我一般按每人每天500元做预算，不含机票。",
     ],
 )
 def test_an_amount_a_rule_compares_against_is_a_limit_not_anyones_money(text: str) -> None:
@@ -548,6 +553,9 @@ def test_an_amount_a_rule_compares_against_is_a_limit_not_anyones_money(text: st
         "I spent over $300 on groceries",
         "We owe more than 3000 euros to the landlord",
         "我存了超过 5 万元",
+        # A lump-sum budget is money; earning beside a budget is.
+        "Project budget for ledger-api: 1.2M USD, of which 400k is already spent.",
+        "I earn $8,000 a month and my budget is $3,000 a month for rent.",
     ],
 )
 def test_a_persons_own_money_above_an_amount_is_still_their_money(text: str) -> None:

@@ -229,14 +229,20 @@ _UNDERTAKING_ZH = compile_any(
 _STEERING = re.compile(
     r"^(?:(?:好了|好吧|好|行|嗯|那|对了|那么)[，,]?\s*)?(?:我们|咱们)?(?:接着|继续|回到)(?:刚才|之前|前面|上面|正题)?"
     r"(?:的)?(?:说|聊|讲|话题|正题|内容|问题)?(?:吧)?[\s。.!！]*$"
-    r"|^(?:(?:ok(?:ay)?|anyway|alright|so|right)[,\s]+)*(?:let'?s )?(?:continue|go on|carry on|move on|get back to "
-    r"(?:it|work|the [\w-]+)|back to (?:it|work|business|the [\w-]+|what we were doing))[\s.!]*$",
+    r"|^(?:(?:ok(?:ay)?|anyway|alright|so|right|now)[,\s]+)*(?:let'?s )?(?:continue|go on|carry on|move on|"
+    r"(?:get )?back to (?:it|work|business|what we were doing|(?:the |our |my )?[\w-]+(?: [\w-]+){0,2})|"
+    r"where (?:were|was) (?:we|i)(?: (?:with|on) (?:the |our |my )?[\w-]+(?: [\w-]+){0,2})?)[\s.!?]*$",
     re.IGNORECASE,
 )
 
 
+def steers(sentence: str) -> bool:
+    """Whether a prepared sentence only steers the conversation ("anyway, back to the quarterly numbers")."""
+    return _STEERING.match(sentence.strip(" ,，")) is not None
+
+
 def _without_steering(prepared: str) -> str:
-    kept = [part for part in sentences(prepared) if not _STEERING.match(part.strip())]
+    kept = [part for part in sentences(prepared) if not steers(part)]
     return " ".join(kept) if kept else prepared
 
 
@@ -302,8 +308,12 @@ def momentary(prepared: str) -> bool:
 
 
 def transient_cue(text: str) -> str | None:
-    """Why ``text`` is transient ("mood", "small_talk", "one_off", "momentary"), or None."""
-    prepared = _without_steering(prepare(text))
+    """Why ``text`` is transient ("mood", "small_talk", "one_off", "momentary", "steering"), or None."""
+    whole = prepare(text)
+    parts = sentences(whole)
+    if parts and all(map(steers, parts)):
+        return "steering"  # "anyway, back to the quarterly numbers": it only moves the chat along
+    prepared = _without_steering(whole)
     if _ONE_OFF.search(prepared):
         return "one_off"
     if _MOOD.search(prepared):

@@ -19,7 +19,7 @@ import re
 
 from governance.pipeline.lexicons.directive import strip_frame
 from governance.pipeline.lexicons.text import SENTENCE_BREAK, compile_any, en, without_polite_tag, zh
-from governance.pipeline.lexicons.transient import lasting
+from governance.pipeline.lexicons.transient import lasting, steers
 
 _POLITE_EN = r"(?:(?:please|kindly|can you|could you|would you|will you|hey|ok|so|now|and|then|just)[,\s]+)*"
 # Not 先: "先给一句话结论", "先列出改动的校验点" order every answer; they are standing preferences.
@@ -206,7 +206,9 @@ def request_for_now(prepared: str) -> bool:
     pieces = _SENTENCE.split(_FRAME_HEAD.sub("", prepared, count=1))  # sentence, end mark, …: "?" is kept
     marks = [*pieces[1::2], ""]
     sentences = [text.strip(" ,，:：-") + mark for text, mark in zip(pieces[::2], marks, strict=True)]
+    # A sentence that only steers the conversation ("okay, where were we with the draft?") asks nothing.
     sentences = [part for part in sentences if part.strip(" .;!?。！？；\n") and not _FRAME_SENTENCE.match(part)]
+    sentences = [part for part in sentences if not steers(part)] or sentences
     content = " ".join(sentences)  # other frames stay: "以后都这样：先给结论" is a standing request
     if not sentences or lasting(content) or _GENERAL.search(content) or _procedure(content):
         return False
