@@ -45,7 +45,7 @@ _PROTECTIVE = compile_any(
         "say no(?= *$| to (?:me|users?|anyone|any))",
         "(?:say|tell (?:me|us|users?|them|people)) (?:that )?you can(?:'t|not| not) (?:help|do|answer|assist)",
         "(?:mention|remind\\w* (?:me|us|users|them) (?:of|about)|talk\\w* about|point\\w* out|flag\\w*|bring\\w* up|"
-        "warn\\w* (?:me |us |users |them )?(?:of|about))(?: the| any| possible| potential)? risks?",
+        "warn\\w* (?:me |us |users |them )?(?:of|about))(?: the| any)?(?: [a-z-]+){0,2}? risks?",
         "(?:see|consult|talk to|contact|ask) (?:a|your) (?:doctor|professional|lawyer|specialist|expert|physician)",
         "send\\w* (?:me|us|users?|them|people) to (?:a|your|the) (?:doctor|professional|lawyer|specialist|physician)",
         # Naming what is wrong with a request: "don't flag it as a discrimination issue".
@@ -56,7 +56,8 @@ _PROTECTIVE = compile_any(
         "拒绝(?= *$|回答|任何|我的|用户|请求|问题|要求)",
         "说不(?= *$)",
         "说[\"']?(?:我)?(?:不能|无法|没法|做不到)(?:帮|回答|做|处理)",
-        "(?:提醒|提示|强调|说明|提)(?:我|用户)?(?:一下)?(?:相关)?风险",
+        # The risk may be qualified: 税务风险, 法律上的风险, 任何风险.
+        "(?:提醒|提示|强调|说明|提)(?:我|用户)?(?:一下)?(?:[\u4e00-\u9fff]{0,4}?的?)风险",
         "(?:咨询|去看|找)(?:专业人士|医生|律师)",
         # Naming what is wrong with a request: "别跟我讲歧视不歧视", "不再提醒平台规则".
         "(?:讲|说|谈|提)(?:[^，。,]{0,3})?(?:歧视|道德|伦理|合不合法|违不违法|违法|合规|平台规则|平台规定)",
