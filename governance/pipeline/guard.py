@@ -34,6 +34,7 @@ from governance.pipeline.lexicons.intent import (
     conduct_on_controls,
     injection_intent,
     instructs_assistant,
+    sets_assistant_conduct,
 )
 from governance.pipeline.lexicons.loosening import only_orders_that_keep_person_deciding
 from governance.pipeline.lexicons.override import find_policy_override
@@ -144,11 +145,11 @@ class GuardStage:
 
 def _carries_instructions(candidate: Candidate) -> bool:
     """Untrusted content that speaks to the AI reading it, asks to be remembered, or gives the
-    assistant a standing order: an injection, whatever it asks (§13.1). A tool result is data; it
+    assistant a standing order or a norm by name: an injection, whatever it asks (§13.1). A tool result is data; it
     never instructs. (A bare imperative — "click here", "run 4471 passed" — is not enough.) Read as
     screened and, when it holds encoded spans, decoded; not as leetspeak (digits in data are data)."""
     texts = (candidate.screened, candidate.decoded) if candidate.decoded else (candidate.screened,)
-    return any(addressed_to_ai(text) or instructs_assistant(text) for text in texts)
+    return any(addressed_to_ai(text) or instructs_assistant(text) or sets_assistant_conduct(text) for text in texts)
 
 
 def _ask_classifier(ctx: WriteContext, memory_type: MemoryType | None) -> bool:

@@ -264,6 +264,11 @@ def standing(text: str) -> bool:
     return _STANDING.search(text) is not None
 
 
+def norm(text: str) -> bool:
+    """Whether prepared ``text`` states a norm (must, should, may, 必须, 需要, 可以, …)."""
+    return _NORM.search(text) is not None
+
+
 def addresses_assistant(text: str) -> bool:
     """Whether prepared ``text`` speaks to the assistant (you, your, 你, "assistant:", "AI 请")."""
     return _ADDRESS.search(text) is not None
@@ -276,6 +281,7 @@ __all__ = [
     "directive_clauses",
     "is_directive",
     "is_directive_clause",
+    "norm",
     "reported_content",
     "standing",
     "strip_frame",

@@ -39,6 +39,7 @@ from governance.pipeline.lexicons.conduct import (
     conduct_on_controls,
     instructs_assistant,
     names_work_convention,
+    sets_assistant_conduct,
 )
 from governance.pipeline.lexicons.harm_orders import orders_harmful_output
 from governance.pipeline.lexicons.intent_forms import (
@@ -96,4 +97,5 @@ __all__ = [
     "injection_intent",
     "instructs_assistant",
     "names_work_convention",
+    "sets_assistant_conduct",
 ]
