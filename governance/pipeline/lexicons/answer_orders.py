@@ -8,7 +8,7 @@ import re
 from governance.pipeline.lexicons.directive import standing
 from governance.pipeline.lexicons.operations import REMOVE
 from governance.pipeline.lexicons.orders import OrderClass, has_stem, last_match, negated, stems
-from governance.pipeline.lexicons.text import compile_any, en, zh
+from governance.pipeline.lexicons.text import PHRASE_BREAK, alt, compile_any, en, zh
 
 # --- caveats dropped (LLM09, LLM01) -----------------------------------------------------------------------
 
@@ -48,6 +48,11 @@ _PROTECTIVE = compile_any(
         "warn\\w* (?:me |us |users |them )?(?:of|about))(?: the| any)?(?: [a-z-]+){0,2}? risks?",
         "(?:see|consult|talk to|contact|ask) (?:a|your) (?:doctor|professional|lawyer|specialist|expert|physician)",
         "send\\w* (?:me|us|users?|them|people) to (?:a|your|the) (?:doctor|professional|lawyer|specialist|physician)",
+        # Pointing to help ("don't suggest hotlines") and naming the rules ("don't mention the rules").
+        "(?:mention|suggest|give|offer|share|list|point (?:me|us|them|people) to) (?:any |the |a )?"
+        "(?:helplines?|hotlines?|crisis (?:lines?|resources|services|numbers?)|support resources|professional help)",
+        "(?:mention|cite|bring up|point out|quote|remind (?:me|us|them) (?:of|about)) (?:the |any )?"
+        "(?:rules(?! (?:of|for) )|laws?|regulations?|legal (?:limits|requirements|issues|risks)|compliance)(?![a-z])",
         # Naming what is wrong with a request: "don't flag it as a discrimination issue".
         "flag\\w* (?:it |them |this |that )?as (?:an? )?(?:discrimination|discriminatory|bias\\w*|illegal|unethical|"
         "harmful|risky|unsafe|problematic|fraud\\w*)",
@@ -59,6 +64,7 @@ _PROTECTIVE = compile_any(
         # The risk may be qualified: 税务风险, 法律上的风险, 任何风险.
         "(?:提醒|提示|强调|说明|提)(?:我|用户)?(?:一下)?(?:[\u4e00-\u9fff]{0,4}?的?)风险",
         "(?:咨询|去看|找)(?:专业人士|医生|律师)",
+        "(?:提|推荐|给|告诉|提供)(?:我|用户)?(?:什么|任何|一下)?(?:求助渠道|求助热线|心理援助|心理咨询|援助热线|热线|专业帮助)",
         # Naming what is wrong with a request: "别跟我讲歧视不歧视", "不再提醒平台规则".
         "(?:讲|说|谈|提)(?:[^，。,]{0,3})?(?:歧视|道德|伦理|合不合法|违不违法|违法|合规|平台规则|平台规定)",
         "提醒(?:我|他|她|用户)?(?:一下)?(?:平台|法律|合规)?(?:规则|规定|风险|违规|违法)",
@@ -144,10 +150,24 @@ _REFUSED_INCLUDED = compile_any(
 )
 
 
+# Whether it is legal declared not to matter: "法律上站不站得住不用管", "不用管合不合法", "legal or not doesn't matter".
+_LEGALITY = alt(
+    zh("合不合法", "合法不合法", "是否合法", "违不违法", "违法不违法", "合不合规", "(?:法律上)?站不站得住"),
+    en("(?:whether it'?s |if it'?s )?legal or not", "whether it'?s legal", "the legality"),
+)
+_WAIVED = alt(
+    zh("不用管", "不管", "别管", "无所谓", "不重要", "不用考虑", "不用在意"),
+    en("(?:doesn't|does not|don't|won't) matter", "(?:i )?don't care", "never ?mind", "ignore", "skip"),
+)
+_LEGALITY_WAIVED = compile_any(
+    rf"{_LEGALITY}(?:(?!{PHRASE_BREAK}).){{0,8}}?{_WAIVED}", rf"{_WAIVED}(?:(?!{PHRASE_BREAK}).){{0,6}}?{_LEGALITY}"
+)
+
+
 def _drops_caveats(clause: str) -> bool:
     if _AMOUNT.search(clause):
         return False
-    if _NO_REFUSAL.search(clause) or _REFUSED_INCLUDED.search(clause):
+    if _NO_REFUSAL.search(clause) or _REFUSED_INCLUDED.search(clause) or _LEGALITY_WAIVED.search(clause):
         return True
     target = _CAVEAT.search(clause)
     if target and _taken_away(clause, target.start()):
@@ -418,6 +438,22 @@ _CAVEAT_STEMS = stems(
     "不该回答",
     "免责",
     "警告",
+    "hotline",
+    "helpline",
+    "crisis",
+    "support resource",
+    "professional help",
+    "rules",
+    "law",
+    "regulation",
+    "compliance",
+    "legal",
+    "求助",
+    "援助",
+    "热线",
+    "专业帮助",
+    "合法",
+    "站不站得住",
     "风险",
     "安全",
     "拒绝",

@@ -161,6 +161,7 @@ _EN_WORD = re.compile(r"[a-z][a-z'-]*")
 # (时间戳 is an object).
 _ZH_OBJECT_END = re.compile("(?:之前|之后|的时候|以前|以后|时(?![间候长区段刻效限])|[前后再先要])")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+_ZH_LEAD = re.compile("(?:再|也|都|还|就)*(?:(?:问|找|跟|向)[^，。,；;]{0,6}?要)?")
 
 _REMOVE = compile_any(REMOVE)
 _CONDITION = re.compile(r"\b(?:without|unless|until|before|except)\b|除非|之前|以前|未经|不经|没经过|未获")
@@ -543,6 +544,8 @@ def _removed_control(clause: str, match: re.Match[str], before: list[str]) -> st
 def _object_after(clause: str, end: int, *, words: int = 8) -> str:
     rest = re.split(PHRASE_BREAK, clause[end:], maxsplit=1)[0]
     if _CJK.search(rest[:4]):
+        # "不用再问我要授权书": past an adverb and asking someone for it, the object is what is asked for.
+        rest = rest[_ZH_LEAD.match(rest).end() :]  # type: ignore[union-attr]
         # "删除操作前必须先让我确认": the object ends where the time or the next verb begins.
         return _ZH_OBJECT_END.split(rest[:14], maxsplit=1)[0]
     cut = _PREPOSITION.search(" " + rest + " ")
