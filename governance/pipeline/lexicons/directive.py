@@ -122,6 +122,8 @@ _STANDING = compile_any(
         "for all (?:future )?(?:chats|sessions|conversations)",
         "(?:in|for|at the (?:start|end) of) (?:every|each) (?:session|chat|conversation)",
         "(?:every|each) (?:session|answer|reply|response|summary|conversation|chat)",
+        "(?:in )?(?:every|each|all) (?:future|later|subsequent) (?:sessions?|answers?|repl(?:y|ies)|responses?|"
+        "summar(?:y|ies)|conversations?|chats?|outputs?|messages?)",
         "the next time",
         "once",
     ),

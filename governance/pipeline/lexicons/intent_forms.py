@@ -31,7 +31,7 @@ _TAG_FORGERY = compile_any(
     r"(?:^|\n)\s*role\s*:\s*(?:system|developer)",
     r"new system prompt",
     r"(?:system|developer|admin) (?:message|override|instruction)s?\b",
-    zh("[【\\[]系统(?:消息|提示|指令|通知)[】\\]]", "系统(?:消息|指令)[:：]", "开发者指令", "管理员指令"),
+    zh("[【\\[]系统(?:消息|提示|指令|通知)?[】\\]]", "系统(?:消息|指令)[:：]", "开发者指令", "管理员指令"),
     r"\[m-[0-9a-f]{3,}\s*\|",
 )
 
