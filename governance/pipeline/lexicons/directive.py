@@ -32,7 +32,7 @@ _FRAME_PARTS = alt(
         "(?: (?:this|that|it|the following|for (?:the )?(?:future|later|next time|all (?:future )?(?:chats|"
         "sessions|conversations))|in (?:mind|memory|my memory)|permanently|as (?:a |my )?[\\w ]{0,20}?|"
         "to (?:my )?(?:memory|profile|preferences)|a (?:standing )?(?:note|request|rule)|for every session|"
-        "this (?:rule|routine|note|preference)))*\\s*[:：,，]\\s*",
+        "this (?:rule|routine|note|preference)))*\\s*(?:[:：,，]|—+|–|--?(?=\\s))\\s*",
         "(?:a |my )?(?:standing (?:note|request)|note|reminder) ?(?:for [\\w ]{1,20})?[:：]\\s*",
         "(?:inferred|possible|likely)[\\w ()]{0,40}[:：]\\s*",
         "(?:from the conversation|the user said|user said)[\\w ,]{0,40}[:：]\\s*",

@@ -293,15 +293,18 @@ _PERSONA = compile_any(
         "(?:answer|respond|reply|speak|talk)\\w*(?: to)?(?: me)? as (?:that|this|the|such an?) (?:ai|bot|"
         "model|character|persona|"
         "version|assistant)",
+        # The verb, not the noun: "put links at the end of the answer as a numbered list" is about the answer.
+        "(?<!the )(?<!an )(?<!my )(?<!your )(?<!each )(?<!every )"
         "(?:act|behave|respond|answer|speak|reply)\\w*(?: only)? as "
         "(?:if you were |though you were )?(?:an? |the |my )?"
         "(?!(?:usual|always|before|well|soon|follows?|much|needed|briefly)\\b)[\\w'-]+",
         "pretend\\w*",
         "play\\w* (?:the role of|a|an|my|her|him|them|the)(?= )",
         "role-?play\\w*",
-        "simulat\\w*",
-        "emulat\\w*",
-        "impersonat\\w*",
+        # Not the second half of a compound noun ("phishing-simulation emails").
+        "(?<!-)simulat\\w*",
+        "(?<!-)emulat\\w*",
+        "(?<!-)impersonat\\w*",
         "become (?:an?|the|my)(?= )",
         "be (?:an? |the |my )[\\w-]+ (?:shell|terminal|console|interpreter|bot|system|gateway|database|server|"
         "admin\\w*|engine|ai|model)",
