@@ -221,9 +221,10 @@ APPROVALS = alt(
 AUDIT = alt(
     en(
         "audit\\w*",
-        "logs?",
-        "logging",
-        "logged",
+        # Not signing in: "accounts that haven't logged in", "log on", "logging out".
+        "logs?(?! (?:in|on|out|into)(?![a-z]))",
+        "logging(?! (?:in|on|out|into)(?![a-z]))",
+        "logged(?! (?:in|on|out|into)(?![a-z]))",
         "unlogged",
         "trails?",
         "traces?",

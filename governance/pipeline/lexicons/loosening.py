@@ -153,6 +153,8 @@ _ZH_TOPIC_FILLER = re.compile(
     "以后|今后|往后|从现在起|我的|我|你|就|都|也|可以|直接|请求|要求|的|这些|那些|一律|统统|全部|所有|再|过期|自动|定期|马上|立即|一直"
 )
 _PREPOSITION = re.compile(
+    # Not the particle of signing in ("accounts that haven't logged in", "opted out"): it belongs to its verb.
+    r"(?<!\blog)(?<!\blogs)(?<!\blogged)(?<!\blogging)(?<!\bsign)(?<!\bsigned)(?<!\bopt)(?<!\bopted)"
     r"\s(?:in|on|at|when|for|during|while|if|unless|before|after|from|with|by|because|since|so|and then|then|"
     r"whenever|to|into)\s"
 )
