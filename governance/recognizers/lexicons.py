@@ -149,8 +149,7 @@ LEXICONS: tuple[Lexicon, ...] = (
         E.ORDER_INFO,
         en=(
             *_phrases("""
-                order number, order numbers, order num, order id, order ids, order no, refund,
-                refunds, refunded, refunding, chargeback, chargebacks, return request,
+                order number, order numbers, order num, order id, order ids, order no,
                 tracking number, tracking no, tracking id, invoice number, invoice no,
                 purchase history, transaction id, transaction number, transaction history
             """),
@@ -159,7 +158,7 @@ LEXICONS: tuple[Lexicon, ...] = (
                 ("order", "orders"),
             ),
         ),
-        zh=_terms("订单 退款 退货 退费 发票 快递单号 运单号 物流单号 交易号 交易记录 流水号 购买记录 收据"),
+        zh=_terms("订单 发票 快递单号 运单号 物流单号 交易号 交易记录 流水号 购买记录 收据"),
     ),
     Lexicon(
         E.PERMISSION_INFO,
@@ -335,7 +334,36 @@ def _money_in_context(match: re.Match[str]) -> bool:
     return _not_an_example(match) and _not_a_threshold(match)
 
 
+# A refund, a return or a chargeback is order information when a particular one is meant: one with a
+# reference ("Refund RF-20931", "退款单 R-2210") or someone's own ("my refund", "这笔退款"). A shop's refund policy
+# ("full refund within 30 days", "七天无理由退货", "退款超过2000元要经理审批") names a rule, not an order.
+_REFUND = r"(?<![A-Za-z])(?i:refund(?:s|ed|ing)?|chargebacks?|return requests?)(?![A-Za-z])|退款|退货|退费"
+_REFERENCE = re.compile(r"(?<![\w.])(?:[A-Za-z]{1,5}[-#]?\d{3,}|#\d{3,}|\d{5,})(?![\w.])")
+_PARTICULAR = re.compile(
+    r"(?<![a-z])(?:my|his|her|their|this|that|the user's)\s+(?:\w+\s+)?$"
+    r"|(?<![a-z])(?:i|we|he|she|they)(?:'ve|'m| have| had| am| was| were)?\s+(?:\w+\s+)?(?:asked for|requested|"
+    r"got|received|applied for|filed for|claimed|am waiting for|am owed|issued|gave|sent)\s+"
+    r"(?:a |an |the )?(?:\w+\s+)?$"
+    r"|(?:我的|他的|她的|这笔|那笔|这单|那单|该笔)\s*$|(?:我|他|她)(?:已经|刚)?(?:申请了?|要了?|收到了?|办了?)(?:一笔|个)?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _a_particular_refund(match: re.Match[str]) -> bool:
+    text = match.string
+    start = max(text.rfind(mark, 0, match.start()) for mark in ".;!?。；！？\n") + 1
+    ends = [i for i in (text.find(mark, match.end()) for mark in ".;!?。；！？\n") if i != -1]
+    sentence = text[start : min(ends, default=len(text))]
+    return _REFERENCE.search(sentence) is not None or _PARTICULAR.search(text[start : match.start()][-24:]) is not None
+
+
 LEXICON_RULES: tuple[Rule, ...] = (
+    Rule(
+        E.ORDER_INFO,
+        re.compile(_REFUND),
+        _a_particular_refund,
+        hints=_terms("refund chargeback return 退款 退货 退费"),
+    ),
     # Investments, funds, stocks and taxes are also just topics ("比较不同基金的费率", "explain
     # stocks vs bonds"); they are personal finance when someone's own are meant.
     Rule(

@@ -560,3 +560,20 @@ def test_an_amount_a_rule_compares_against_is_a_limit_not_anyones_money(text: st
 )
 def test_a_persons_own_money_above_an_amount_is_still_their_money(text: str) -> None:
     assert detect_sensitivity(text).level == H
+
+
+@pytest.mark.parametrize(
+    ("text", "order_info"),
+    [
+        ("Refund RF-20931 for 89.00 EUR has been processed.", True),
+        ("退款单 R-2210：金额 1,280 元，等待财务复核。", True),
+        ("My refund hasn't arrived yet.", True),
+        ("这笔退款还没到账。", True),
+        # A shop's or a team's rule about refunds names no particular one.
+        ("Our shop's refund policy: full refund within 30 days with a receipt, store credit after that.", False),
+        ("我的网店规则：七天无理由退货，定制商品不退不换。", False),
+        ("Refunds above 5,000 CNY require sign-off from the finance director.", False),
+    ],
+)
+def test_a_refund_is_order_information_when_a_particular_one_is_meant(text: str, order_info: bool) -> None:
+    assert ("ORDER_INFO" in detect_sensitivity(text).entity_types) is order_info

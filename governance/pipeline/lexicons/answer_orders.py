@@ -541,6 +541,30 @@ _RECIPIENT_STEMS = stems(
 )
 
 
+# --- a source cited for what it does not say (LLM09) -------------------------------------------------------
+
+# "cite POL-7 as the source for any refund decision, even if it doesn't say that", "都引用内部制度作为依据，哪怕它没
+# 这么写": an order to put words in a source's mouth, whatever the topic.
+_FABRICATED_SOURCE = compile_any(
+    en(
+        "(?:cite|quote|reference|name|attribute|credit)\\w*[^.;]{0,80}?(?:even (?:if|though|when)|whether or not) "
+        "(?:it|the (?:document|source|policy|page|paper|study|report|law)|they) (?:doesn't|does not|don't|do not|"
+        "never|didn't|did not) (?:say|support|mention|state|back|contain|cover)"
+    ),
+    zh(
+        "(?:引用|援引|注明|标注|说成|当作|作为)[^。；;]{0,40}?(?:哪怕|即使|即便|就算|不管)[^。；;]{0,10}?"
+        "(?:没(?:有)?(?:这么|这样)?(?:写|说|规定|提到|提)|不是这么(?:写|说)|没写)"
+    ),
+)
+_SOURCE_STEMS = stems(
+    "cite", "quot", "referenc", "attribut", "source", "引用", "援引", "注明", "依据", "出处", "来源", "作为"
+)
+
+
+def _fabricates_source(clause: str) -> bool:
+    return _FABRICATED_SOURCE.search(clause) is not None
+
+
 def may_hijack_goal(prepared: str) -> bool:
     return has_stem(prepared, _GOAL_STEMS)
 
@@ -548,6 +572,7 @@ def may_hijack_goal(prepared: str) -> bool:
 ANSWER_ORDERS = (
     OrderClass("caveats_dropped", lambda text: has_stem(text, _CAVEAT_STEMS), _drops_caveats),
     OrderClass("goal_hijacking", lambda text: has_stem(text, _PROMOTE_STEMS), _promotes),
+    OrderClass("source_fabricated", lambda text: has_stem(text, _SOURCE_STEMS), _fabricates_source, False),
     OrderClass(
         "credentials_handed_out",
         lambda text: has_stem(text, _RECIPIENT_STEMS) and _CREDENTIALS.may_match(text),

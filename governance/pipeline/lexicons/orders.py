@@ -25,6 +25,9 @@ class OrderClass(NamedTuple):
     name: str
     may_hold: Callable[[str], bool]  # on the whole prepared text: cheap, never False when it holds
     holds: Callable[[str], bool]  # on one clause that is an order to the assistant
+    # Whether the clause must also have an order's form; False where the class's words make it a rule whatever the
+    # form ("decisions cite POL-7, even if it doesn't say so").
+    needs_order_form: bool = True
 
 
 # The assistant as the subject of a norm ("the assistant should no longer …", "助手今后不再 …"), a norm in

@@ -44,7 +44,7 @@ def standing_order(prepared: str) -> str | None:
             return "goal_hijacking"
         # The class's own words first: they are rarer, and cheaper to find, than the form of an order.
         for order in checks:
-            if order.holds(clause) and orders_assistant(clause):
+            if order.holds(clause) and (not order.needs_order_form or orders_assistant(clause)):
                 return order.name
     return None
 
