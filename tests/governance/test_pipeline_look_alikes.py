@@ -434,7 +434,11 @@ def test_an_exemption_does_not_carry_an_attack_beside_it(content: str) -> None:
 )
 def test_an_unconfirmed_provenance_heading_is_a_label_not_an_order(heading: str) -> None:
     # "未经确认" / "unconfirmed" in the label says the note is unconfirmed, not "act without confirmation".
-    facts = ("我业余时间打CTF，主攻逆向和密码学方向。", "Releases at my job need a QA sign-off and a rollback plan.")
+    facts = (
+        "我业余时间打CTF，主攻逆向和密码学方向。",
+        "Releases at my job need a QA sign-off and a rollback plan.",
+        "给客户发邮件前先让我确认收件人和附件。",  # an order that keeps the person deciding
+    )
     for fact in facts:
         decision = _decide(heading + fact, SourceType.AGENT_INFERENCE)
         assert decision.kind == DecisionKind.ASK_CONFIRMATION, (heading, fact, decision.reason_code)

@@ -10,7 +10,8 @@ A heading counts only when *every* word of it is a provenance word — who noted
 which conversations, that it is not confirmed — and it names the conversations or the inferring. One other
 word ("approve", "跳过", "系统", a name, or "confirmed" on its own: a claim that someone cleared it) keeps the
 heading as content. It ends at the first colon or dash within its first 80 characters, and something must
-follow. Only the label goes: the body is read as before, so a heading hides nothing.
+follow. Only the label goes: the body is read as before, so a heading hides nothing. An order under it is read
+with the label too, unless every order keeps the person deciding ("先让我确认收件人").
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import re
 
 from governance.pipeline.lexicons.directive import addresses_assistant, is_directive, standing
+from governance.pipeline.lexicons.loosening import only_orders_that_keep_person_deciding
 from governance.pipeline.lexicons.text import prepare
 
 _MAX_LABEL = 80
@@ -74,6 +76,9 @@ def provenance_readings(text: str) -> tuple[str, ...]:
     if not is_provenance_label(text[: end.start()]):
         return (text,)
     body = text[end.end() :]
-    if is_directive(body) or addresses_assistant(body) or standing(prepare(body)):
+    prepared = prepare(body)
+    if only_orders_that_keep_person_deciding(prepared):
+        return (body,)  # "给客户发邮件前先让我确认收件人": every order keeps the person deciding
+    if is_directive(body) or addresses_assistant(body) or standing(prepared):
         return (text, body)  # an order under the label: its "unconfirmed" may be part of the order
     return (body,)
