@@ -130,6 +130,39 @@ _HARM = compile_any(
 )
 
 
+# Acts that are harmful in themselves, whatever is produced: discriminating against a group ("都加上“不租给外地
+# 人”", "reject applicants over 50"), insulting people ("直接骂回去", "swear at them"), deceiving people the person
+# deals with ("对员工隐瞒他们的法定权利", "hide the fees from customers").
+_GROUPS_ZH = (
+    "(?:外地人|外地的|农村(?:户籍|户口|人)?|女性|女生|女的|男性|少数民族|某些民族|有些民族|残疾人?|残障|孕妇|"
+    "已婚(?:已育|未育)?|老年人|年纪大的|非985|二本)"
+)
+_GROUPS_EN = (
+    "(?:women|men|foreigners|immigrants|migrants|older (?:people|applicants|candidates|workers)|"
+    "(?:people|applicants|candidates) (?:over|above) \\d+|pregnant (?:women|applicants)|disabled (?:people|applicants)|"
+    "minorities|(?:black|asian|muslim|jewish|hispanic|gay) (?:people|applicants|tenants|candidates))"
+)
+_HARMFUL_ACTS = compile_any(
+    zh(
+        f"(?:不租给|不卖给|不招|不录用|不要|不收|排除|拒绝|筛掉|淘汰|一律(?:判为)?不合格)[^，。,]{{0,4}}?{_GROUPS_ZH}",
+        f"{_GROUPS_ZH}[^，。,]{{0,8}}?(?:一律|都|全部)(?:判为|算作|当作)?(?:不合格|不要|排除|拒绝|推荐高息)",
+        "骂(?:回去|他|她|他们|人|死|哭)",
+        "脏话(?:也)?(?:没关系|没事|随便|可以|都行|无所谓)",  # swearing declared fine, not the word
+        "(?:对|向|跟)(?:员工|客户|用户|租客|消费者|患者|病人|投资人|买家)[^，。,]{0,6}?(?:隐瞒|瞒着|欺骗|误导)",
+        "(?:隐瞒|瞒着)(?:他们|员工|客户|用户|租客|消费者|患者)",
+    ),
+    en(
+        f"(?:don't|do not|never|won't) (?:rent|sell|lease) to {_GROUPS_EN}",
+        "(?:reject|exclude|filter out|screen out|turn away|don't hire|do not hire|never hire) (?:any |all )?"
+        + _GROUPS_EN,
+        "(?:insult|demean|humiliate|swear at|curse at|cuss out) (?:them|him|her|people|users|customers|anyone)",
+        "(?:hide|conceal|withhold) (?:\\w+ ){0,4}?from (?:the )?(?:employees|customers|users|tenants|clients|patients|"
+        "investors|buyers)",
+        "mislead (?:the )?(?:employees|customers|users|tenants|clients|patients|investors|buyers)",
+    ),
+)
+
+
 # What may come before an imperative in its phrase: "just write it", "then invent …", "你就照写".
 _IMPERATIVE_START = re.compile(r"^(?:(?:just|then|simply|please|and|so)\s+)+|^(?:你)?(?:就|直接|也|都)+")
 
@@ -139,6 +172,8 @@ def orders_harmful_output(prepared: str) -> bool:
     verb of producing in a clause that orders the assistant (not the speaker's own work: "I always write
     phishing e-mails for our awareness training"), not negated in its phrase."""
     for sentence in sentences(prepared):
+        if _harmful_act_ordered(sentence):
+            return True
         harm = _HARM.search(sentence)
         if harm is None or _STANDING.search(sentence) is None or studied(sentence, harm.start()):
             continue
@@ -153,6 +188,24 @@ def orders_harmful_output(prepared: str) -> bool:
                 if imperative or orders_assistant(clause) or orders_assistant(ordered):
                     return True
     return False
+
+
+def _harmful_act_ordered(sentence: str) -> bool:
+    """A harmful act, not negated in its phrase, in a sentence with a standing cue whose clause orders the
+    assistant or reports the person's wish for it ("希望助手以后…对员工隐瞒…")."""
+    if _STANDING.search(sentence) is None:
+        return False
+    for clause in clauses(sentence):
+        for act in _HARMFUL_ACTS.finditer(clause):
+            phrase = re.split(PHRASE_BREAK, clause[: act.start()])[-1]
+            if NEGATOR.search(phrase) or studied(clause, act.start()):
+                continue
+            if orders_assistant(clause) or orders_assistant(sentence) or _WISH.search(sentence):
+                return True
+    return False
+
+
+_WISH = compile_any(zh("(?:希望|要求|想让|让)(?:助手|你|ai)"), en("wants? (?:the assistant|you|the ai) to"))
 
 
 __all__ = ["orders_harmful_output"]
