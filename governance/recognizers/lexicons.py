@@ -308,7 +308,10 @@ _OWN_MONEY = re.compile(
     rf"(?<![a-z])(?:my|our|his|her|their)(?:\s+\w+){{0,2}}?\s+(?:{_MONEY_NOUNS})(?![a-z])"
     r"|(?<![a-z])(?:i|we|i've|i'm|he|she|they)\s+(?:\w+\s+)?(?:have|has|had|owe|owes|owed|earn|earns|earned|make|makes"
     r"|made|spend|spends|spent|paid|pay|saved|save|lost|borrowed|invested|got|get|am owed|owe)(?![a-z])"
-    r"|我(?:们)?(?:有|欠|赚|挣|花|存|借|亏|攒)|(?:工资|收入|存款|余额|负债|欠款|月薪|年薪|贷款|房贷)",
+    r"|我(?:们)?(?:有|欠|赚|挣|花|存|借|亏|攒)|(?:工资|收入|存款|余额|负债|欠款|月薪|年薪|贷款|房贷)"
+    # A named person's: "Bob earns …", "Jane's credit card limit …".
+    r"|(?<![a-z])\w+ (?:earns|earned|owes|owed)(?![a-z])"
+    rf"|(?<![a-z])\w+'s(?:\s+\w+){{0,2}}?\s+(?:{_MONEY_NOUNS})(?![a-z])",
     re.IGNORECASE,
 )
 
@@ -341,11 +344,20 @@ _REFUND = r"(?<![A-Za-z])(?i:refund(?:s|ed|ing)?|chargebacks?|return requests?)(
 _REFERENCE = re.compile(r"(?<![\w.])(?:[A-Za-z]{1,5}[-#]?\d{3,}|#\d{3,}|\d{5,})(?![\w.])")
 _PARTICULAR = re.compile(
     r"(?<![a-z])(?:my|his|her|their|this|that|the user's)\s+(?:\w+\s+)?$"
-    r"|(?<![a-z])(?:i|we|he|she|they)(?:'ve|'m| have| had| am| was| were)?\s+(?:\w+\s+)?(?:asked for|requested|"
-    r"got|received|applied for|filed for|claimed|am waiting for|am owed|issued|gave|sent)\s+"
+    r"|(?<![a-z])(?:i|we|he|she|they)(?:'ve|'m|'re| have| had| am| are| was| were)?\s+(?:\w+\s+)?(?:asked for|"
+    r"requested|got|received|applied for|filed for|claimed|waiting for|owed|issued|gave|sent)\s+"
     r"(?:a |an |the )?(?:\w+\s+)?$"
+    r"|(?<![a-z])(?:owes?|owed) (?:me|us|him|her|them) (?:a |an |the )?(?:\w+\s+)?$"
     r"|(?:我的|他的|她的|这笔|那笔|这单|那单|该笔)\s*$|(?:我|他|她)(?:已经|刚)?(?:申请了?|要了?|收到了?|办了?)(?:一笔|个)?\s*$",
     re.IGNORECASE,
+)
+
+
+# Where a particular refund stands: "the refund hasn't arrived", "退款还没到", "退款到账了".
+_ITS_STATUS = re.compile(
+    r"\s*(?:(?i:(?:still )?(?:has|have|hasn't|haven't|has not|have not|didn't|did not|never|is|was|finally)?\s*"
+    r"(?:arrived|come through|came through|cleared|landed|been (?:processed|issued|paid|credited))))"
+    r"|(?:还|仍|一直|已经|终于)?(?:没|未|没有)?(?:到|到账|退回|下来|打回|收到)"
 )
 
 
@@ -354,7 +366,11 @@ def _a_particular_refund(match: re.Match[str]) -> bool:
     start = max(text.rfind(mark, 0, match.start()) for mark in ".;!?。；！？\n") + 1
     ends = [i for i in (text.find(mark, match.end()) for mark in ".;!?。；！？\n") if i != -1]
     sentence = text[start : min(ends, default=len(text))]
-    return _REFERENCE.search(sentence) is not None or _PARTICULAR.search(text[start : match.start()][-24:]) is not None
+    return (
+        _REFERENCE.search(sentence) is not None
+        or _PARTICULAR.search(text[start : match.start()][-24:]) is not None
+        or _ITS_STATUS.match(text, match.end()) is not None
+    )
 
 
 LEXICON_RULES: tuple[Rule, ...] = (

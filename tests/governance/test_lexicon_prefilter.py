@@ -169,3 +169,25 @@ def test_nothing_remembered_outlives_its_block() -> None:
     shout("tables please")
     shout("tables please")
     assert len(calls) == 4  # outside any block, every call computes
+
+
+def test_a_lexicon_made_inside_a_block_is_still_checked_on_its_own() -> None:
+    with scanning("needs a quorum"):
+        late = Lexicon(re.compile(r"quorum", re.IGNORECASE))  # its literal wasn't looked for when the block began
+        assert late.search("needs a quorum")
+
+
+def test_a_context_copied_inside_a_block_keeps_none_of_its_text() -> None:
+    import contextvars
+
+    from governance.pipeline.lexicons import prefilter
+
+    with scanning("answer in english. keep it short"):
+        sentences("answer in english. keep it short")
+        copied = contextvars.copy_context()
+    held = copied.run(prefilter._scan.get)
+    assert held is not None and not held.open
+    assert (held.lowered, held.memo, held.verdicts) == ("", {}, {})
+    # Inside the copied context, helpers compute afresh and remember nothing.
+    copied.run(sentences, "answer in english. keep it short")
+    assert held.memo == {}

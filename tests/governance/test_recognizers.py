@@ -556,6 +556,8 @@ def test_an_amount_a_rule_compares_against_is_a_limit_not_anyones_money(text: st
         # A lump-sum budget is money; earning beside a budget is.
         "Project budget for ledger-api: 1.2M USD, of which 400k is already spent.",
         "I earn $8,000 a month and my budget is $3,000 a month for rent.",
+        "Bob earns $120,000 a year, above the limit for the grant.",
+        "Jane's credit card limit is $15,000 a month.",
     ],
 )
 def test_a_persons_own_money_above_an_amount_is_still_their_money(text: str) -> None:
@@ -569,6 +571,9 @@ def test_a_persons_own_money_above_an_amount_is_still_their_money(text: str) -> 
         ("退款单 R-2210：金额 1,280 元，等待财务复核。", True),
         ("My refund hasn't arrived yet.", True),
         ("这笔退款还没到账。", True),
+        ("The airline owes me a refund for flight 2231.", True),
+        ("I'm waiting for a refund from Amazon.", True),
+        ("我在京东退货了一台电脑，退款还没到。", True),
         # A shop's or a team's rule about refunds names no particular one.
         ("Our shop's refund policy: full refund within 30 days with a receipt, store credit after that.", False),
         ("我的网店规则：七天无理由退货，定制商品不退不换。", False),

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 
 from governance.pipeline.lexicons.prefilter import Lexicon, scanning
 from governance.pipeline.lexicons.text import NEGATOR, PHRASE_BREAK, alt, compile_any, en, prepare, sentences, zh
@@ -39,10 +38,12 @@ class _Aspect:
     exclude: Lexicon | None = None  # must not occur in the phrase (the other aspect owns it)
     style: bool = True  # a format/language/style aspect: content naming one is a preference
 
-    @cached_property
-    def any_value(self) -> Lexicon:
-        """Matches wherever one of the values does: a segment it can't match names none of them."""
-        return Lexicon(re.compile(alt(*(pattern.pattern for _, pattern in self.values)), re.IGNORECASE))
+    any_value: Lexicon = field(init=False)  # matches wherever one of the values does
+
+    def __post_init__(self) -> None:
+        # Built with the aspect, at import: a lexicon made inside a scan wouldn't be part of it.
+        union = Lexicon(re.compile(alt(*(pattern.pattern for _, pattern in self.values)), re.IGNORECASE))
+        object.__setattr__(self, "any_value", union)
 
 
 def _code(upper: str) -> str:

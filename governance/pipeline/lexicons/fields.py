@@ -221,8 +221,8 @@ APPROVALS = alt(
 AUDIT = alt(
     en(
         "audit\\w*",
-        # Not signing in: "accounts that haven't logged in", "log on", "logging out".
-        "logs?(?! (?:in|on|out|into)(?![a-z]))",
+        # Not signing in: "accounts that haven't logged in", "logging out".
+        "logs?",
         "logging(?! (?:in|on|out|into)(?![a-z]))",
         "logged(?! (?:in|on|out|into)(?![a-z]))",
         "unlogged",

@@ -31,7 +31,14 @@ _TAG_FORGERY = compile_any(
     r"(?:^|\n)\s*role\s*:\s*(?:system|developer)",
     r"new system prompt",
     r"(?:system|developer|admin) (?:message|override|instruction)s?\b",
-    zh("[【\\[]系统(?:消息|提示|指令|通知)?[】\\]]", "系统(?:消息|指令)[:：]", "开发者指令", "管理员指令"),
+    # A bare 【系统】, not a menu's name ("在【系统】设置里").
+    zh(
+        "[【\\[]系统(?:消息|提示|指令|通知)[】\\]]",
+        "[【\\[]系统[】\\]](?!\\s*(?:设置|菜单|界面|偏好|选项|页面|里|中))",
+        "系统(?:消息|指令)[:：]",
+        "开发者指令",
+        "管理员指令",
+    ),
     r"\[m-[0-9a-f]{3,}\s*\|",
 )
 

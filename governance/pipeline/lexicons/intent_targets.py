@@ -302,9 +302,9 @@ _PERSONA = compile_any(
         "play\\w* (?:the role of|a|an|my|her|him|them|the)(?= )",
         "role-?play\\w*",
         # Not the second half of a compound noun ("phishing-simulation emails").
-        "(?<!-)simulat\\w*",
-        "(?<!-)emulat\\w*",
-        "(?<!-)impersonat\\w*",
+        "(?<![a-z]-)simulat\\w*",
+        "(?<![a-z]-)emulat\\w*",
+        "(?<![a-z]-)impersonat\\w*",
         "become (?:an?|the|my)(?= )",
         "be (?:an? |the |my )[\\w-]+ (?:shell|terminal|console|interpreter|bot|system|gateway|database|server|"
         "admin\\w*|engine|ai|model)",

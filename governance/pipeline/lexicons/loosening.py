@@ -345,26 +345,6 @@ _PERSON_APPROVES = re.compile(
 )
 
 
-# The speaker holds the approval: "I can approve purchase orders up to $5,000", "我可以直接审批…". Another person's
-# sign-off the speaker's own approval does without is their authority, not a control taken from the assistant.
-_SPEAKER_APPROVES = re.compile(
-    r"(?<![a-z])i(?:'m| am)? (?:can|may|am allowed to|am authori[sz]ed to|have (?:the )?authority to|get to)"
-    r" (?:\w+ )?(?:approve|sign off)"
-    r"|我(?:自己)?(?:可以|能|有权|负责|就能)(?:直接|自己)?(?:审批|批准|签批|批)"
-)
-# An approval done by the person's own named system, in the passive or as its place: "… are auto-approved by
-# our finance system", "我们财务系统里…自动审批".
-_BY_A_SYSTEM = re.compile(
-    r"(?<![a-z])(?:by|in|through) (?:our|my|the company's|the team's) [\w -]{0,24}?(?:system|tool|platform|workflow|"
-    r"erp|software)(?![a-z])|(?:我们|我的|公司|团队)(?:的)?[\u4e00-\u9fff]{0,8}?系统(?:里|中|会|上)"
-)
-
-
-def approved_by_a_system(text: str) -> bool:
-    """Whether the approval in prepared ``text`` is done by the person's own named system."""
-    return _BY_A_SYSTEM.search(text) is not None
-
-
 def person_approves(before: str) -> bool:
     """Whether the approval that follows ``before`` (its phrase, prepared) is a person's, not the assistant's."""
     return _SPEAKER_ACTS.search(before) is not None or _PERSON_APPROVES.search(before) is not None
@@ -490,8 +470,6 @@ def _clause(clause: str, before: list[str]) -> str | None:
         if found:
             return found
     for match in _NO_NEED.finditer(clause):
-        if _SPEAKER_APPROVES.search(clause[: match.start()]):
-            continue  # "我可以直接审批5000元以下的采购单，不需要总监签字": the approval is the speaker's own
         is_without = match.group(0).startswith(("without", "no ")) and not match.group(0).startswith("no need")
         if is_without and NEGATOR.search(clause[: match.start()] + clause[match.end() :]):
             continue  # "never deploy without review", "no merge without a second approval": a tightening
@@ -513,11 +491,8 @@ def _clause(clause: str, before: list[str]) -> str | None:
     for pattern, name in zip(claims, ("approvals",) * len(claims), strict=True):
         for match in pattern.finditer(clause):
             before_match = _phrase_before(clause, match.start())
-            if NEGATOR.search(before_match) or (
-                pattern is _PERFORM_APPROVAL and (person_approves(before_match) or approved_by_a_system(clause))
-            ):
-                continue  # "I click approve only once CI is green", "my manager has to click approve": a person's;
-                # "invoices under $1,000 are auto-approved by our finance system": their system's
+            if NEGATOR.search(before_match) or (pattern is _PERFORM_APPROVAL and person_approves(before_match)):
+                continue  # "I click approve only once CI is green", "my manager has to click approve": a person's
             return _cleared_class(match.group(0)) if pattern is _TREAT_AS else name
     for pattern in (_GRANT, _SELF_ELEVATE):
         grant = pattern.search(clause)

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from governance.pipeline.lexicons.loosening import approved_by_a_system, defers_to_person, person_approves
+from governance.pipeline.lexicons.loosening import defers_to_person, person_approves
 from governance.pipeline.lexicons.study import studied
 from governance.pipeline.lexicons.text import (
     NEGATOR,
@@ -399,9 +399,7 @@ def find_policy_override(text: str) -> str | None:
                         continue  # "never skip review"; "double-check with me before approving anything"
                     if check.flip is not None and check.flip.search(phrase[: match.start()]):
                         continue
-                    if check.name == "auto_approve" and (
-                        person_approves(phrase[: match.start()]) or approved_by_a_system(sentence)
-                    ):
+                    if check.name == "auto_approve" and person_approves(phrase[: match.start()]):
                         continue  # "I want to approve every post before it goes out": the person decides
                     if check.name == "disable_records" and _PROTECTED_DATA.search(phrase):
                         continue

@@ -184,6 +184,8 @@ class _Scan:
 
     lowered: str
     present: frozenset[str]  # the lexicon literals found in ``lowered``
+    known: int  # how many lexicons were registered when it began: a later one wasn't looked for
+    open: bool = True  # False once the block has ended (a context copied inside it may still hold it)
     verdicts: dict[Lexicon, bool] = field(default_factory=dict)  # may_match of the text's parts
     memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # see :func:`memoized_in_scan`
 
@@ -211,15 +213,21 @@ def scanning(text: str) -> Iterator[None]:
     Inside a block whose text already holds ``text``, the block goes on as it is."""
     lowered = text.lower()
     active = _scan.get()
-    if (active is not None and lowered in active.lowered) or (not lowered.isascii() and _UNFOLDABLE_RE.search(lowered)):
+    covered = active is not None and active.open and lowered in active.lowered
+    if covered or (not lowered.isascii() and _UNFOLDABLE_RE.search(lowered)):
         yield  # covered already; or no shortcut: checks test their own text
         return
     present = frozenset(literal for _, literal in _whole_text_automaton().iter(lowered))
-    token = _scan.set(_Scan(lowered, present))
+    scan = _Scan(lowered, present, known=len(_lexicons))
+    token = _scan.set(scan)
     try:
         yield
     finally:
         _scan.reset(token)
+        # A context copied inside the block keeps this object: leave nothing of the text in it.
+        scan.open, scan.lowered, scan.present = False, "", frozenset()
+        scan.verdicts.clear()
+        scan.memo.clear()
 
 
 _P = ParamSpec("_P")
@@ -238,7 +246,7 @@ def memoized_in_scan(fn: Callable[_P, _R]) -> Callable[_P, _R]:
     @wraps(fn)
     def remembered(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         scan = _scan.get()
-        if scan is None:
+        if scan is None or not scan.open:
             return fn(*args, **kwargs)
         key = (fn, args, *kwargs.items())
         try:
@@ -253,7 +261,7 @@ def memoized_in_scan(fn: Callable[_P, _R]) -> Callable[_P, _R]:
 class Lexicon:
     """A compiled lexicon regex that first checks its required literals (the ``re.Pattern`` API)."""
 
-    __slots__ = ("_automata", "_required", "pattern", "regex")
+    __slots__ = ("_automata", "_required", "_serial", "pattern", "regex")
 
     def __init__(self, regex: re.Pattern[str]) -> None:
         self.regex = regex
@@ -262,6 +270,7 @@ class Lexicon:
         self._automata = tuple(map(_automaton, self._required))
         with _registry_lock:
             _registry.update(*self._required)
+            self._serial = len(_lexicons)  # scans that began before it didn't look for its literals
             _lexicons.append(self)
 
     def may_match(self, text: str) -> bool:
@@ -270,7 +279,7 @@ class Lexicon:
             return True
         lowered = text.lower()
         scan = _scan.get()
-        if scan is not None and lowered in scan.lowered:
+        if scan is not None and scan.open and self._serial < scan.known and lowered in scan.lowered:
             # A part of the scanned text holds no literal the whole lacks, and no unfoldable character:
             # the verdict is the same for every part, so it is worked out once per block.
             verdict = scan.verdicts.get(self)

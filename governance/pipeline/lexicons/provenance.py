@@ -10,8 +10,9 @@ A heading counts only when *every* word of it is a provenance word — who noted
 which conversations, that it is not confirmed — and it names the conversations or the inferring. One other
 word ("approve", "跳过", "系统", a name, or "confirmed" on its own: a claim that someone cleared it) keeps the
 heading as content. It ends at the first colon or dash within its first 80 characters, and something must
-follow. Only the label goes: the body is read as before, so a heading hides nothing. An order under it is read
-with the label too, unless every order keeps the person deciding ("先让我确认收件人").
+follow. Only the label goes, and only from a statement about the person ("我业余时间打CTF"): an order under it, or
+a statement about anything else ("付款直接执行"), is read with the label too, unless every order keeps the person
+deciding ("先让我确认收件人").
 """
 
 from __future__ import annotations
@@ -54,6 +55,12 @@ _SOURCE = re.compile(
     r"(?<![a-z])(?:conversations?|sessions?|chats?|interactions?|exchanges?|history|inferred|inferences?|"
     r"observed|observations?)(?![a-z])|对话|会话|聊天|交流|沟通|归纳|推断|推测|观察"
 )
+# A note about the person: a first-person subject in its opening words ("我业余时间打CTF", "Releases at my job …").
+_ABOUT_THE_SPEAKER = re.compile(
+    r"^.{0,24}?(?:(?<![a-z])(?:i|i'm|i've|we|we're|we've|my|our)(?![a-z])|我)"
+    # or the person, named as the user, with a verb of being, liking or doing their work ("用户是一名护士")
+    r"|^\W{0,2}(?:the user|用户|该用户)\s*(?:是|在|喜欢|习惯|偏好|平时|经常|is|was|works|likes|prefers|plays|teaches)"
+)
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?|[^\W\d_]")
 
 
@@ -79,6 +86,8 @@ def provenance_readings(text: str) -> tuple[str, ...]:
     prepared = prepare(body)
     if only_orders_that_keep_person_deciding(prepared):
         return (body,)  # "给客户发邮件前先让我确认收件人": every order keeps the person deciding
-    if is_directive(body) or addresses_assistant(body) or standing(prepared):
-        return (text, body)  # an order under the label: its "unconfirmed" may be part of the order
+    if is_directive(body) or addresses_assistant(body) or standing(prepared) or not _ABOUT_THE_SPEAKER.search(prepared):
+        # An order under the label, or a statement about something else ("付款直接执行"): its "unconfirmed" may be
+        # what makes it an order, so the label stays in what is read.
+        return (text, body)
     return (body,)

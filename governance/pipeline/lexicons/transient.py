@@ -229,8 +229,8 @@ _UNDERTAKING_ZH = compile_any(
 _STEERING = re.compile(
     r"^(?:(?:好了|好吧|好|行|嗯|那|对了|那么)[，,]?\s*)?(?:我们|咱们)?(?:接着|继续|回到)(?:刚才|之前|前面|上面|正题)?"
     r"(?:的)?(?:说|聊|讲|话题|正题|内容|问题)?(?:吧)?[\s。.!！]*$"
-    r"|^(?:(?:ok(?:ay)?|anyway|alright|so|right|now)[,\s]+)*(?:let'?s )?(?:continue|go on|carry on|move on|"
-    r"(?:get )?back to (?:it|work|business|what we were doing|(?:the |our |my )?[\w-]+(?: [\w-]+){0,2})|"
+    r"|^(?:(?:ok(?:ay)?|anyway|alright|so|right)[,\s]+)*(?:let'?s )?(?:continue|go on|carry on|move on|"
+    r"(?:get )?back to (?:it|work|business|what we were doing|(?:the |our )?[\w-]+(?: [\w-]+){0,2})|"
     r"where (?:were|was) (?:we|i)(?: (?:with|on) (?:the |our |my )?[\w-]+(?: [\w-]+){0,2})?)[\s.!?]*$",
     re.IGNORECASE,
 )
