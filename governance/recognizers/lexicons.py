@@ -316,11 +316,21 @@ _OWN_MONEY = re.compile(
 )
 
 
+_SENTENCE_ENDS = ".;!?。；！？\n"
+
+
+def _sentence_of(match: re.Match[str]) -> tuple[int, int]:
+    """Where the sentence holding ``match`` starts and ends in its text."""
+    text = match.string
+    start = max(text.rfind(mark, 0, match.start()) for mark in _SENTENCE_ENDS) + 1
+    ends = [i for i in (text.find(mark, match.end()) for mark in _SENTENCE_ENDS) if i != -1]
+    return start, min(ends, default=len(text))
+
+
 def _not_a_threshold(match: re.Match[str]) -> bool:
     """False for an amount a rule compares against, unless the person's own money is meant."""
     text = match.string
-    sentence_start = max(text.rfind(mark, 0, match.start()) for mark in ".;!?。；！？\n") + 1
-    before = text[sentence_start : match.start()]
+    before = text[_sentence_of(match)[0] : match.start()]
     after = text[match.end() : match.end() + 32]
     compared = (
         _THRESHOLD_BEFORE.search(before[-16:])
@@ -363,11 +373,9 @@ _ITS_STATUS = re.compile(
 
 def _a_particular_refund(match: re.Match[str]) -> bool:
     text = match.string
-    start = max(text.rfind(mark, 0, match.start()) for mark in ".;!?。；！？\n") + 1
-    ends = [i for i in (text.find(mark, match.end()) for mark in ".;!?。；！？\n") if i != -1]
-    sentence = text[start : min(ends, default=len(text))]
+    start, end = _sentence_of(match)
     return (
-        _REFERENCE.search(sentence) is not None
+        _REFERENCE.search(text, start, end) is not None
         or _PARTICULAR.search(text[start : match.start()][-24:]) is not None
         or _ITS_STATUS.match(text, match.end()) is not None
     )
