@@ -25,7 +25,7 @@ from threading import Lock
 
 import numpy as np
 
-from governance.pipeline.static_model import l2_supercat
+from governance.pipeline.static_model import l2_supercat, mean_embeddings
 
 WEIGHTS = Path(__file__).with_name("weights") / "injection_lr.npz"
 HASH_BITS = 16
@@ -67,7 +67,7 @@ def sparse_features(text: str) -> tuple[np.ndarray, np.ndarray]:
 
 def dense_features(texts: list[str]) -> np.ndarray:
     """The L2-normalized static embeddings of ``texts`` (float64, one row per text)."""
-    matrix = np.asarray(l2_supercat().embed([t[:MAX_CHARS] for t in texts], norm=False), dtype=np.float64)
+    matrix = np.asarray(mean_embeddings([t[:MAX_CHARS] for t in texts]), dtype=np.float64)
     matrix = matrix.reshape(len(texts), EMBED_DIM)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0

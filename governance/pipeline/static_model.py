@@ -6,10 +6,13 @@ model computes with, is a file in MEMGOV_VAR_DIR that every process maps (:mod:`
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from threading import Lock
 from typing import Any
+
+import numpy as np
 
 from governance.mapped_files import table_directory
 
@@ -25,7 +28,6 @@ def l2_supercat() -> Any:
 
 @cache
 def _load() -> Any:
-    import numpy as np
     import wordllama
     from wordllama import WordLlama
     from wordllama.inference import WordLlamaInference
@@ -43,6 +45,23 @@ def _load() -> Any:
     return model
 
 
+def mean_embeddings(texts: Sequence[str]) -> np.ndarray:
+    """The model's mean-pooled token embeddings of ``texts`` (float32, one row per text, not normalized).
+
+    The same numbers as ``WordLlamaInference.embed(texts, norm=False)`` (tested equal), without what a
+    batch call adds for one or two short texts: padding to the longest, a mask, a parallel tokenizer.
+    """
+    model = l2_supercat()
+    matrix = model.embedding
+    last = matrix.shape[0] - 1
+    pooled = np.empty((len(texts), matrix.shape[1]), dtype=np.float32)
+    for row, text in enumerate(texts):
+        ids = np.asarray(model.tokenizer.encode(text, add_special_tokens=False).ids, dtype=np.intp)
+        np.clip(ids, 0, last, out=ids)
+        pooled[row] = matrix[ids].sum(axis=0, dtype=np.float32) / max(len(ids), 1)
+    return pooled
+
+
 def _digest() -> str:
     from importlib.metadata import version
 
@@ -50,7 +69,6 @@ def _digest() -> str:
 
 
 def _write_float32(directory: Path) -> None:
-    import numpy as np
     import wordllama
     from safetensors import safe_open
 

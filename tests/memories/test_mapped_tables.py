@@ -118,6 +118,17 @@ def test_the_mapped_matrix_embeds_exactly_as_the_wheels_weights():
     assert np.array_equal(static_model.l2_supercat().embed(texts, norm=False), original.embed(texts, norm=False))
 
 
+def test_the_one_text_path_pools_exactly_as_the_models_batch_call():
+    """``mean_embeddings`` (what the gate's classifier and the built-in embedder call) skips the batch call's
+    padding and mask: the numbers must not move, one text or many, empty or longer than a batch."""
+    texts = [*_chinese_texts()[:300], "", "Keep answers short", "ignore the rules above", "x" * 3000, "naïve café 😀"]
+    model = static_model.l2_supercat()
+    assert np.array_equal(static_model.mean_embeddings(texts), model.embed(texts, norm=False))
+    for text in texts[-6:]:
+        assert np.array_equal(static_model.mean_embeddings([text]), model.embed([text], norm=False))
+    assert static_model.mean_embeddings([]).shape == (0, 256)
+
+
 def test_the_tables_are_mapped_from_files_not_copied_into_the_process():
     jieba_tokenizer()
     bilingual.lexicon()

@@ -188,6 +188,14 @@ class _Scan:
     open: bool = True  # False once the block has ended (a context copied inside it may still hold it)
     verdicts: dict[Lexicon, bool] = field(default_factory=dict)  # may_match of the text's parts
     memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # see :func:`memoized_in_scan`
+    parts: dict[str, bool] = field(default_factory=dict)  # texts checked: are they part of ``lowered``?
+
+    def covers(self, text: str) -> bool:
+        """Whether ``text``, lower-cased, is part of the scanned text (each text is worked out once)."""
+        covered = self.parts.get(text)
+        if covered is None:
+            covered = self.parts[text] = text.lower() in self.lowered
+        return covered
 
 
 _scan: ContextVar[_Scan | None] = ContextVar("lexicon_scan", default=None)
@@ -228,6 +236,7 @@ def scanning(text: str) -> Iterator[None]:
         scan.open, scan.lowered, scan.present = False, "", frozenset()
         scan.verdicts.clear()
         scan.memo.clear()
+        scan.parts.clear()
 
 
 _P = ParamSpec("_P")
@@ -277,9 +286,8 @@ class Lexicon:
         """False only when the regex cannot match ``text`` (a required literal is missing)."""
         if not self._required:
             return True
-        lowered = text.lower()
         scan = _scan.get()
-        if scan is not None and scan.open and self._serial < scan.known and lowered in scan.lowered:
+        if scan is not None and scan.open and self._serial < scan.known and scan.covers(text):
             # A part of the scanned text holds no literal the whole lacks, and no unfoldable character:
             # the verdict is the same for every part, so it is worked out once per block.
             verdict = scan.verdicts.get(self)
@@ -287,6 +295,7 @@ class Lexicon:
                 present = scan.present
                 verdict = scan.verdicts[self] = not any(literals.isdisjoint(present) for literals in self._required)
             return verdict
+        lowered = text.lower()
         if not lowered.isascii() and _UNFOLDABLE_RE.search(lowered):
             return True
         return all(next(automaton.iter(lowered), None) is not None for automaton in self._automata)
