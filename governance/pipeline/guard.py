@@ -27,6 +27,7 @@ from __future__ import annotations
 from governance.pipeline.base import Candidate, Scope, Stop, WriteContext
 from governance.pipeline.injection_model import THRESHOLD, injection_score
 from governance.pipeline.language import unread_stop
+from governance.pipeline.lexicons.actor import actor_reading
 from governance.pipeline.lexicons.audit_only import find_audit_only_fact
 from governance.pipeline.lexicons.directive import addresses_assistant, is_directive, standing
 from governance.pipeline.lexicons.intent import (
@@ -69,8 +70,10 @@ class GuardStage:
 
         # An agent's provenance heading ("…，未经确认——") is a label, not words aimed at the assistant.
         views = tuple(dict.fromkeys(view for text in candidate.readings for view in provenance_readings(text)))
-        override = next(filter(None, map(find_policy_override, views)), None)
-        override = override or next(filter(None, map(injection_intent, views)), None)
+        # What the content says the assistant does ("the agent grants them access …") is also read as the order.
+        as_orders = tuple(filter(None, map(actor_reading, views)))
+        override = next(filter(None, map(find_policy_override, (*views, *as_orders))), None)
+        override = override or next(filter(None, map(injection_intent, (*views, *as_orders))), None)
         if override is None and candidate.source_type in UNTRUSTED_SOURCES and _carries_instructions(candidate):
             override = "untrusted_instruction"
         if override is None and level in LONG_TERM_LEVELS:
