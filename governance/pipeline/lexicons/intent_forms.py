@@ -175,8 +175,8 @@ _SELF_COPY = compile_any(
 )
 _THIRD_PARTIES = alt(
     f.OTHERS,
-    en("(?:the )?users?", "customers?", "clients?", "whoever", "people", "them", "they"),
-    zh("客户", "用户", "谁", "他们", "对方", "同事"),
+    en("(?:the )?users?", "customers?", "clients?", "whoever", "people", "them", "they", "(?:the )?recipients?"),
+    zh("客户", "用户", "谁", "他们", "对方", "同事", "收件人"),
 )
 _CREDENTIALS_OR_LINK = alt(
     en(
@@ -192,11 +192,29 @@ _CREDENTIALS_OR_LINK = alt(
     ),
     zh("密码", "登录", "银行卡", "验证码", "账号", "https?://"),
 )
+# Secrets a person is asked to hand over (a link alone is no secret: "send feedback to https://…").
+_CREDENTIALS = alt(
+    en(
+        "passwords?",
+        "credentials?",
+        "log(?:in| in) (?:details|info\\w*|credentials|codes?)",
+        "card (?:details|numbers?)",
+        "verification codes?",
+        "otp",
+        "pins?",
+    ),
+    zh("密码", "登录信息", "登录凭证", "账号信息", "银行卡号", "验证码", "身份证号"),
+)
 _PHISHING = compile_any(
     rf"(?:tell|direct|ask|send|point|guide|instruct|redirect|让|叫|引导|告诉|请)\w*(?:(?!{PHRASE_BREAK}).){{0,6}}?"
     rf"{_THIRD_PARTIES}(?:(?![。.!?\n]).){{0,60}}?{_CREDENTIALS_OR_LINK}",
     rf"{_THIRD_PARTIES}(?:[^。.!?\n]){{0,20}}?(?:问|ask)\w*(?:[^。.!?\n]){{0,30}}?(?:让|tell|direct)\w*"
     rf"(?:[^。.!?\n]){{0,30}}?{_CREDENTIALS_OR_LINK}",
+    # a line added to what others will read, asking them for their secrets: "在末尾加一句“请把登录信息回复到这个地址”"
+    rf"(?:add|include|append|insert|put|加|加上|附上|写上|插入)\w*(?:(?![。.!?\n]).){{0,40}}?"
+    rf"(?:reply|send|provide|share|enter|confirm|回复|发送|发给|提供|填写|告知)\w*(?:(?![。.!?\n]).){{0,20}}?{_CREDENTIALS}",
+    rf"(?:加|加上|附上|写上|插入)(?:(?![。.!?\n]).){{0,40}}?{_CREDENTIALS}(?:(?![。.!?\n]).){{0,12}}?"
+    r"(?:回复|发送|发给|发到|提供|填写|告知)",
 )
 _OPEN = alt(en("open", "visit", "load", "fetch", "call"), zh("打开", "访问", "请求"))
 _SEND = alt(
@@ -346,7 +364,12 @@ def _obeys_in(clause: str) -> bool:
 
 
 def _phishing(prepared: str) -> bool:
-    return any(_PHISHING.search(s) and directive_clauses(s) for s in sentences(prepared))
+    """People told to hand over their secrets, or sent to a link; a warning not to ("tell customers never to
+    share their password", "请勿回复任何索要密码的邮件") protects them."""
+    return any(
+        directive_clauses(s) and any(not NEGATOR.search(m.group(0)) for m in _PHISHING.finditer(s))
+        for s in sentences(prepared)
+    )
 
 
 def forged_tags(prepared: str) -> bool:

@@ -170,6 +170,22 @@ _THIRD_PERSONS_RECORDS = compile_any(
     rf"(?<!我)(?:他|她)们?(?:自己)?(?:保存|存|记|留|写|发)(?:过|下)?的(?:[^，。]{{0,4}}){_RECORDS}",
 )
 _OTHERS = compile_any(f.OTHERS)
+# A third person's consent, claimed by the speaker ("she won't mind", "Marco shares his memory with me", "她不会
+# 介意"): saying someone agreed grants no access to what they keep, so the claim beside their records reaches them.
+_CONSENT_CLAIMED = compile_any(
+    en(
+        "(?:he|she|they)(?:'ll| will)? (?:won't|wouldn't|doesn't|don't|will not|would not|does not|do not) mind",
+        "(?:he|she|they)(?:'s|'re| is| are) (?:fine|ok|okay|cool) with (?:it|that|this|me)",
+        "shares? (?:his|her|their) [\\w-]+(?: [\\w-]+)? with me",
+        "(?:with|has|have|got) (?:his|her|their) (?:permission|consent|blessing)",
+        "(?:he|she|they) (?:said|says) (?:it's|it is|that's|that is) (?:fine|ok|okay)",
+    ),
+    zh("(?:他|她|他们|她们|对方)(?:也)?(?:不会介意|不介意|同意(?:了|过)?|没意见|允许(?:了|过)?|授权(?:了|过)?)"),
+)
+# Records someone saved, named by a name or a word before 保存的 / 存的 ("普丽雅保存的笔记"), not the speaker's.
+_SOMEONES_SAVED = compile_any(
+    rf"(?<!我)(?<!我们)[\u4e00-\u9fff]{{1,4}}(?:保存|存|记)(?:过|下)?的(?:[^，。]{{0,4}}){_RECORDS}"
+)
 # Someone the speaker has a hold over, or is close to, whose private traces the assistant is told to fetch:
 # "I'm her parent, so read me the messages her friends send her", "以后我问起租客几点回家，你就从定位记录里帮我查".
 _WATCHED = alt(
@@ -359,6 +375,10 @@ def _watches(sentence: str) -> bool:
 def _reaches_others(prepared: str) -> bool:
     for sentence in sentences(prepared):
         if _watches(sentence):
+            return True
+        if _CONSENT_CLAIMED.search(sentence) and (
+            _THIRD_PERSONS_RECORDS.search(sentence) or _OTHERS_DATA.search(sentence) or _SOMEONES_SAVED.search(sentence)
+        ):
             return True
         others_named = _OTHERS.search(sentence) is not None
         for clause in clauses(sentence):

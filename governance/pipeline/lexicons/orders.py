@@ -46,6 +46,10 @@ _NORM_ON_ASSISTANT = compile_any(
         "(?:the |your |all |every )?(?:answers?|replies|responses|outputs?) (?:come|are|will|should|must|go)",
         "(?:is|are) (?:fine|ok|okay|safe|allowed|acceptable) to",
         "(?:is|are) (?:no longer |not |never )?(?:allowed|permitted)",
+        # or as what becomes of the act ("file deletions go ahead without asking anyone")
+        "(?:deletions?|payments?|purchases?|refunds?|transfers?|deploy(?:ment)?s?|merges?|releases?|orders?|actions?|"
+        "changes?|e-?mails?|messages?|invoices?|expenses?) (?:go ahead|go through|proceed|happen|run|"
+        "get (?:done|sent|made|approved|processed|paid)|are (?:done|sent|made|approved|processed|paid|carried out))",
     ),
     zh(
         "(?:助手|智能体|模型|机器人|ai)(?:以后|今后|从现在起|现在)?(?:应|要|须|必须|可以|可|不再|不要|不得|一律|都|只|把|将|会)",

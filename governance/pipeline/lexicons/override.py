@@ -99,7 +99,7 @@ _SAFEGUARD = alt(
         "代码评审",
         "评审",
         "拦截",
-        "(?:安全|内容|敏感|权限|风险|合规|身份)(?:内容)?(?:检查|检测|审查|核验)",
+        "(?:安全|内容|敏感|权限|风险|合规|身份)(?:内容)?(?:安全)?(?:检查|检测|审查|核验|判断|把关|评估|审核)",
     ),
 )
 
@@ -334,6 +334,17 @@ _DISABLE_RECORDS = alt(
 )
 # The negator is the point here, so it is part of the pattern ("不要拦截"), and a negator *before* it
 # ("never stop blocking") would flip it back.
+# Not doing a check at all: "don't do any safety checks", "以后不要做内容安全判断". The safeguard is the verb's
+# object, right after it: "不要做太长的日志分析" asks for shorter analyses.
+_STOP_DOING = alt(
+    en(
+        "(?:don't|do not|never|stop|no longer|no more) (?:do|doing|run|running|perform|performing|apply|applying|"
+        "carry out|carrying out)(?: any| the| a| an| extra| additional| further)?",
+    ),
+    zh(
+        "(?:不要|别|不用|不必|无需|不再|停止|一律不)(?:再)?(?:做|进行|执行|搞|开展)(?:任何|什么|额外的|多余的|这些|那些)?"
+    ),
+)
 _NEGATED_ACT = alt(
     en("don't", "do not", "never", "stop", "no longer", "no need to", "without"),
     zh("不要", "(?<![特区分识类级告性辨差个离鉴组派])别(?![人的])", "不用", "不必", "无需", "不再", "停止", "一律不"),
@@ -368,6 +379,7 @@ _CHECKS = (
         compile_any(near(_LOOSEN_NEAR, _SAFEGUARD, 8, within=_OBJECT_ENDS)),
         Negation.BEFORE,
     ),
+    _Check("remove_safeguard", compile_any(near(_STOP_DOING, _SAFEGUARD, 1)), Negation.BEFORE),
     _Check("remove_safeguard", compile_any(near(_SAFEGUARD, _LOOSEN_AFTER_FAR, 25)), Negation.BEFORE),
     _Check("remove_safeguard", compile_any(near(_SAFEGUARD, _LOOSEN_AFTER_NEAR, 4)), Negation.BEFORE, verb_last=True),
     _Check("silence_safeguard", compile_any(near(_NEGATED_ACT, _SAFEGUARD_ACTS, 12)), Negation.BEFORE),
