@@ -464,6 +464,8 @@ def _clause(clause: str, before: list[str]) -> str | None:
     for match in _REMOVE.finditer(clause):
         if NEGATOR.search(_phrase_before(clause, match.start())) or studied(clause, match.start()):
             continue
+        if _done_by_speaker(clause, match):
+            continue  # "in VS Code I've turned off telemetry": what the person did to their own things
         if _COUNTED.search(clause[: match.start()]):
             continue  # "480 passed, 2 skipped": a count of results, not an order
         found = _control(match.group(0)) or _removed_control(clause, match, before)
@@ -554,6 +556,21 @@ def _object_after(clause: str, end: int, *, words: int = 8) -> str:
     if cut and words == 8:
         rest = (" " + rest)[: cut.start()]
     return " ".join(rest.split()[:words])
+
+
+# The speaker as the subject of a removal already done: "I've turned off telemetry", "we disabled the alerts".
+_SPEAKER_DID = re.compile(r"(?<![a-z])(?:i|we)(?P<perfect>'ve| have| had)?(?: (?:already|just|also|recently))?\s*$")
+_PAST = re.compile(r"^[a-z]+ed\b|^(?:shut|cut|put|set|took|threw|got rid)\b")
+# Someone else's or the assistant's things: "I've turned off your audit log" is a claim about its controls.
+_NOT_OWN = re.compile(r"(?<![a-z])(?:your|yours|the assistant's|the ai's|the agent's|everyone's|their)(?![a-z])")
+
+
+def _done_by_speaker(clause: str, match: re.Match[str]) -> bool:
+    """Whether the removal at ``match`` is the speaker's own, in the past, of their own things."""
+    did = _SPEAKER_DID.search(clause[: match.start()])
+    if did is None or _NOT_OWN.search(clause):
+        return False
+    return bool(did.group("perfect")) or bool(_PAST.match(match.group(0)))
 
 
 def _phrase_before(clause: str, start: int) -> str:

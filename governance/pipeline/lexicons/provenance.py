@@ -61,6 +61,15 @@ _ABOUT_THE_SPEAKER = re.compile(
     # or the person, named as the user, with a verb of being, liking or doing their work ("用户是一名护士")
     r"|^\W{0,2}(?:the user|用户|该用户)\s*(?:是|在|喜欢|习惯|偏好|平时|经常|is|was|works|likes|prefers|plays|teaches)"
 )
+# A habit the person has ("每次活动都扮演谋士", "I always run on Sundays") is a statement about them; what they want
+# from now on ("我以后付款都直接执行") may be what the label's "unconfirmed" turns into an order.
+_HABIT = re.compile(
+    r"(?<![a-z])(?:always|every time|each time|whenever|usually|often)(?![a-z])|每次|每回|总是|经常|一般都"
+)
+_FROM_NOW_ON = re.compile(
+    r"(?<![a-z])(?:from now on|going forward|from here on|henceforth|in future|in the future)(?![a-z])"
+    r"|以后|今后|从现在起|从今往后|往后"
+)
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?|[^\W\d_]")
 
 
@@ -86,7 +95,13 @@ def provenance_readings(text: str) -> tuple[str, ...]:
     prepared = prepare(body)
     if only_orders_that_keep_person_deciding(prepared):
         return (body,)  # "给客户发邮件前先让我确认收件人": every order keeps the person deciding
-    if is_directive(body) or addresses_assistant(body) or standing(prepared) or not _ABOUT_THE_SPEAKER.search(prepared):
+    if (
+        is_directive(body)
+        or addresses_assistant(body)
+        or not _ABOUT_THE_SPEAKER.search(prepared)
+        or (standing(prepared) and not _HABIT.search(prepared))
+        or _FROM_NOW_ON.search(prepared)
+    ):
         # An order under the label, or a statement about something else ("付款直接执行"): its "unconfirmed" may be
         # what makes it an order, so the label stays in what is read.
         return (text, body)
