@@ -132,8 +132,10 @@ def _stored(tenant_id: int, row: tuple[Any, ...]) -> StoredEvent:
      created_at) = row  # fmt: skip
     if isinstance(meta, str):
         meta = json.loads(meta)
-    if isinstance(created_at, str):  # SQLite: UTC text
-        created_at = datetime.fromisoformat(created_at).replace(tzinfo=UTC)
+    if isinstance(created_at, str):  # SQLite: UTC text, or a naive UTC datetime where the column's type is known
+        created_at = datetime.fromisoformat(created_at)
+    if created_at.tzinfo is None:
+        created_at = created_at.replace(tzinfo=UTC)
     return StoredEvent(
         tenant_id, as_uuid(event_id), as_uuid(session_id), seq, as_uuid(parent_id), depth, kind,  # type: ignore[arg-type]
         bytes(content) if content is not None else None, bytes(delta) if delta is not None else None,

@@ -284,3 +284,20 @@ def test_a_kept_tool_result_over_the_api(world, agent, session):
     assert [m["type"] for m in listed] == ["tool_result_ref"]
     assert world.agent_client(world.acme_key).get(f"/api/v1/memories/{kept['memory_id']}").status_code == 404
     assert world.user_client(world.bob).get(f"/api/v1/memories/{kept['memory_id']}").status_code == 404
+
+
+def test_every_read_of_the_branch_dates_its_events_with_a_time_zone(world, agent, session):
+    """created_at is an ISO date-time with its offset however the branch is read (the schema's date-time)."""
+    from datetime import datetime
+
+    ids = messages(agent, session, "one", "two", "three")
+    reads = [
+        agent.get(url(session, "/events")),
+        agent.get(url(session, "/events?limit=100")),
+        agent.get(url(session, "/events?limit=1")),
+        agent.get(url(session, f"/events?after={ids[0]}")),
+        agent.get(url(session, f"/events?leaf={ids[1]}")),
+    ]
+    stamps = [e["created_at"] for read in reads for e in read.json()["events"]]
+    assert len(stamps) == 3 + 3 + 1 + 2 + 2
+    assert all(datetime.fromisoformat(stamp.replace("Z", "+00:00")).tzinfo is not None for stamp in stamps), stamps
