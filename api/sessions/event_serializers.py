@@ -7,6 +7,7 @@ from typing import Any
 from django.conf import settings
 from rest_framework import serializers
 
+from api.plain_input import reads_only_its_value
 from api.sessions.serializers import ident
 from conversations.vocabulary import APPENDABLE_KINDS, ApprovalStatus, EventKind, ToolResultType
 
@@ -46,6 +47,7 @@ class EventIn(serializers.Serializer):
     task_id = ident("the task this event belongs to", required=False, allow_blank=True, default="")
     tool_result = ToolResultIn(required=False, help_text="tool_result events only (§14.1)")
 
+    @reads_only_its_value
     def validate_state_delta(self, value: Any) -> Any:
         if value is not None and not isinstance(value, dict):
             raise serializers.ValidationError("Send a JSON object of changes.")
@@ -55,6 +57,7 @@ class EventIn(serializers.Serializer):
 class EventBatchIn(serializers.Serializer):
     events = EventIn(many=True, help_text="at most 100, appended in order")
 
+    @reads_only_its_value
     def validate_events(self, value: list[Any]) -> list[Any]:
         if not 1 <= len(value) <= 100:
             raise serializers.ValidationError("Send 1 to 100 events.")

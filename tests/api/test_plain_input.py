@@ -3,9 +3,12 @@ than DRF's ``validated_data``; whatever it is unsure of, the serializer decides 
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
+from django.core.validators import RegexValidator
+from django.http import QueryDict
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework import fields, serializers
@@ -14,9 +17,22 @@ from rest_framework.exceptions import ValidationError
 from api.memories.context_views import ContextRequestSerializer
 from api.memories.used_views import UsedRequestSerializer
 from api.memories.write_serializers import WriteRequestSerializer
-from api.plain_input import _plan_of, validated
+from api.plain_input import _plan_of, reads_only_its_value, validated
+from api.sessions.event_serializers import BranchQuery, ContextIn, EventBatchIn, EventIn, StateQuery
+from api.sessions.serializers import ForkIn, SessionCreateIn, SessionDeleteQuery, SessionListQuery
 
-PLANNED = (WriteRequestSerializer, ContextRequestSerializer, UsedRequestSerializer)
+QUERIES = (BranchQuery, StateQuery, SessionListQuery, SessionDeleteQuery)  # read from query parameters
+PLANNED = (
+    WriteRequestSerializer,
+    ContextRequestSerializer,
+    UsedRequestSerializer,
+    EventIn,
+    EventBatchIn,
+    ForkIn,
+    ContextIn,
+    SessionCreateIn,
+    *QUERIES,
+)
 
 ABSENT = object()
 ODD_TEXT = st.sampled_from(["", " ", "\t\n", " padded ", "a\x00b", "\ud800", "真的", "0", "1.5", "true", "null"])
@@ -44,6 +60,14 @@ def _values(field: fields.Field) -> st.SearchStrategy[Any]:
     if kind is fields.CharField:
         sized = _near(field.max_length).map(lambda n: "x" * n)
         aimed = st.one_of(sized, ODD_TEXT, st.text(max_size=30), st.integers(-5, 5), st.floats(-2, 2))
+    elif kind is fields.RegexField:
+        aimed = st.one_of(_matching(field), _matching(field).map(lambda t: f" {t}\n"), _values(_as_char(field)))
+    elif kind is fields.UUIDField:
+        aimed = st.one_of(UUID_TEXT, st.integers(0, 2**130), st.uuids(), st.text(max_size=36))
+    elif kind is fields.JSONField:
+        aimed = st.one_of(JSON_VALUES, st.just({"a": {1, 2}}), st.just({("a",): 1}))
+    elif kind is serializers.ListSerializer:
+        aimed = st.lists(_values(field.child), max_size=3)
     elif kind is fields.ChoiceField:
         aimed = st.one_of(st.sampled_from(sorted(field.choice_strings_to_values)), st.just(""), st.text(max_size=8))
     elif kind in (fields.IntegerField, fields.FloatField):
@@ -52,7 +76,7 @@ def _values(field: fields.Field) -> st.SearchStrategy[Any]:
         numbers = st.integers(int(low) - 2, int(high) + 2)
         aimed = st.one_of(numbers, numbers.map(float), st.floats(low - 1, high + 1), numbers.map(str))
     elif kind is fields.BooleanField:
-        aimed = st.one_of(st.booleans(), st.sampled_from([0, 1, "true", "false", "yes"]))
+        aimed = st.one_of(st.booleans(), st.sampled_from([0, 1, "true", "false", "yes", "TRUE", "Off", "null"]))
     elif kind is fields.DateTimeField:
         aimed = st.sampled_from(["2030-01-02T03:04:05Z", "2030-01-02", "soon"])
     elif kind is fields.ListField:
@@ -66,6 +90,25 @@ def _values(field: fields.Field) -> st.SearchStrategy[Any]:
 
 
 PLAIN_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=30)
+UUID_TEXT = st.uuids().flatmap(
+    lambda u: st.sampled_from([str(u), u.hex, str(u).upper(), f"{{{u}}}", f"urn:uuid:{u}", f" {u}", str(u)[:-1]])
+)
+JSON_VALUES = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-9, 9), st.floats(allow_nan=False), st.text(max_size=5)),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=4), inner, max_size=3)),
+    max_leaves=6,
+)
+
+
+def _as_char(field: fields.RegexField) -> fields.CharField:
+    return fields.CharField(max_length=field.max_length, allow_blank=field.allow_blank)
+
+
+def _matching(field: fields.RegexField) -> st.SearchStrategy[str]:
+    """Text its regular expression takes, within the field's length."""
+    (pattern,) = [v.regex.pattern for v in field.validators if isinstance(v, RegexValidator)]
+    limit = field.max_length or 30
+    return st.from_regex(pattern, fullmatch=True).filter(lambda t: len(t) <= limit + 2)
 
 
 def _valid(field: fields.Field) -> st.SearchStrategy[Any]:
@@ -75,6 +118,14 @@ def _valid(field: fields.Field) -> st.SearchStrategy[Any]:
         limit = field.max_length or 30
         text = PLAIN_TEXT.map(lambda t: t[:limit]).filter(lambda t: field.allow_blank or t.strip())
         return st.one_of(text, st.just("y" * limit))
+    if kind is fields.RegexField:
+        return _matching(field).filter(lambda t: len(t) <= (field.max_length or 30))
+    if kind is fields.UUIDField:
+        return st.uuids().map(str)
+    if kind is fields.JSONField:
+        return st.dictionaries(st.text(max_size=4), JSON_VALUES, max_size=3)
+    if kind is serializers.ListSerializer:
+        return st.lists(_valid(field.child), min_size=1, max_size=3)
     if kind is fields.ChoiceField:
         return st.sampled_from(sorted(field.choice_strings_to_values))
     if kind is fields.IntegerField:
@@ -115,6 +166,17 @@ def _edges(field: fields.Field) -> list[Any]:
     if kind is fields.CharField:
         limit = field.max_length or 30
         return [*COMMON_EDGES, "x" * limit, "x" * (limit + 1), " x ", "a\x00b", "a\ud800b", 7]
+    if kind is fields.RegexField:
+        limit = field.max_length or 30
+        return [*COMMON_EDGES, "a" * limit, "a" * (limit + 1), "a\n", "-a", "a b", "a\x00", 7]
+    if kind is fields.UUIDField:
+        some = uuid.UUID(int=7)
+        return [*COMMON_EDGES, str(some), some.hex, str(some).upper(), str(some)[1:], some.int, f"{{{some}}}"]
+    if kind is fields.JSONField:
+        return [*COMMON_EDGES, {"a": None}, {"a": [1, {"b": 2}]}, {"n": float("nan")}, [1], "{}", {"s": {1}}]
+    if kind is serializers.ListSerializer:
+        item = _baseline(field.child)
+        return [*COMMON_EDGES, [item], [item] * 100, [item] * 101, [item, None], [item, "a"]]
     if kind is fields.ChoiceField:
         first = sorted(field.choice_strings_to_values)[0]
         return [*COMMON_EDGES, first, first.upper(), f" {first}", "nope"]
@@ -156,9 +218,28 @@ def _one_off(serializer: serializers.Serializer) -> st.SearchStrategy[Any]:
 
 
 def _payloads(serializer: serializers.Serializer) -> st.SearchStrategy[Any]:
-    """Valid requests, valid ones with one field at its edges, ones aimed everywhere, now and then not a mapping."""
+    """Valid requests, valid ones with one field at its edges, ones aimed everywhere, now and then not a mapping;
+    for a serializer of query parameters, as often the same as a ``QueryDict``."""
     valid = _members(serializer, _valid, optional_only=True)
-    return st.one_of(valid, _one_off(serializer), _one_off(serializer), _members(serializer, _values), JUNK)
+    payloads = st.one_of(valid, _one_off(serializer), _one_off(serializer), _members(serializer, _values), JUNK)
+    if type(serializer) in QUERIES:
+        mappings = payloads.filter(lambda data: isinstance(data, dict))
+        return st.one_of(payloads, mappings.map(_as_query), mappings.map(_as_query))
+    return payloads
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    return "" if value is None else str(value)
+
+
+def _as_query(data: dict[str, Any]) -> QueryDict:
+    """The mapping as query parameters: text, a list as a repeated parameter (its last value counts)."""
+    query = QueryDict(mutable=True)
+    for key, value in data.items():
+        query.setlist(key, [_as_text(v) for v in value] if isinstance(value, list) else [_as_text(value)])
+    return query
 
 
 def _drf(serializer_class: type[serializers.Serializer], data: Any) -> tuple[bool, Any]:
@@ -211,6 +292,10 @@ def _baseline(serializer: serializers.Serializer) -> dict[str, Any]:
         kind = type(field)
         if isinstance(field, serializers.Serializer):
             plain[name] = _baseline(field)
+        elif kind is serializers.ListSerializer:
+            plain[name] = [_baseline(field.child)]
+        elif kind is fields.UUIDField:
+            plain[name] = str(uuid.UUID(int=1))
         elif kind is fields.ListField:
             plain[name] = ["ok"] * max(1, field.min_length or 0)
         elif kind is fields.ChoiceField:
@@ -218,7 +303,7 @@ def _baseline(serializer: serializers.Serializer) -> dict[str, Any]:
         elif kind in (fields.IntegerField, fields.FloatField):
             plain[name] = field.min_value if field.min_value is not None else 1
         else:
-            plain[name] = {fields.CharField: "v", fields.BooleanField: False}[kind]
+            plain[name] = {fields.CharField: "v", fields.RegexField: "v", fields.BooleanField: False}[kind]
     return plain
 
 
@@ -231,6 +316,9 @@ def _edge_cases(serializer: serializers.Serializer) -> list[Any]:
         cases.append({k: v for k, v in base.items() if k != name})
         if isinstance(field, serializers.Serializer):
             cases += [{**base, name: inner} for inner in _edge_cases(field)]
+        if isinstance(field, serializers.ListSerializer):  # each edge of an item, as the list's second item
+            first = _baseline(field.child)
+            cases += [{**base, name: [first, inner]} for inner in _edge_cases(field.child)]
         cases += [{**base, name: edge} for edge in _edges(field)]
     return cases
 
@@ -238,7 +326,10 @@ def _edge_cases(serializer: serializers.Serializer) -> list[Any]:
 @pytest.mark.parametrize("serializer_class", PLANNED, ids=lambda cls: cls.__name__)
 def test_the_plan_agrees_with_drf_on_every_edge_of_every_field(serializer_class):
     plan, planned = _plan_of(serializer_class), 0
-    for data in _edge_cases(serializer_class()):
+    cases = _edge_cases(serializer_class())
+    if serializer_class in QUERIES:
+        cases += [_as_query(case) for case in cases]
+    for data in cases:
         drf_valid, drf_answer = _drf(serializer_class, data)
         try:
             answer = plan(data)
@@ -287,3 +378,31 @@ def test_a_date_is_parsed_by_drf_and_its_absence_planned():
     assert _plan_of(_Dated)({}) == {"when": None}
     when = validated(_Dated, {"when": "2030-01-02T03:04:05Z"})["when"]
     assert when.year == 2030 and when.tzinfo is not None
+
+
+class _MarkedHook(serializers.Serializer):
+    count = serializers.IntegerField()
+
+    @reads_only_its_value
+    def validate_count(self, value: int) -> int:
+        if value % 2:
+            raise serializers.ValidationError("Send an even count.")
+        return value * 10
+
+
+def test_a_hook_marked_as_reading_only_its_value_is_planned_and_its_refusal_is_drfs():
+    assert _plan_of(_MarkedHook)({"count": 2}) == {"count": 20}
+    with pytest.raises(ValidationError) as refused:
+        validated(_MarkedHook, {"count": 3})
+    assert refused.value.detail == {"count": ["Send an even count."]}
+
+
+def test_query_parameters_are_read_as_drf_reads_them():
+    query = QueryDict("user_id=alice&workspace=&limit=20&limit=5")
+    values = _plan_of(SessionListQuery)(query)
+    # The last value of a repeated one counts, a missing boolean is false, a blank optional one is left out.
+    assert values == {"user_id": "alice", "last": False, "limit": 5} == _drf(SessionListQuery, query)[1]
+    assert _plan_of(BranchQuery)(QueryDict("after=&limit=")) == {"limit": 100}
+    with pytest.raises(ValidationError) as refused:
+        validated(BranchQuery, QueryDict("after=not-a-uuid"))
+    assert refused.value.detail == {"after": ["Must be a valid UUID."]}
