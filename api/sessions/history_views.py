@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from answers.shapes import appended_out, event_out
+from api.plain_input import validated
 from api.sessions.convert import new_event
 from api.sessions.event_serializers import (
     AppendOut,
@@ -56,13 +57,9 @@ class EventListApi(APIView):
         caller = caller_for(request)
         session = session_for_caller(caller, session_id)
         if isinstance(request.data, dict) and "events" in request.data:
-            batch = EventBatchIn(data=request.data)
-            batch.is_valid(raise_exception=True)
-            items = batch.validated_data["events"]
+            items = validated(EventBatchIn, request.data)["events"]
         else:
-            single = EventIn(data=request.data)
-            single.is_valid(raise_exception=True)
-            items = [single.validated_data]
+            items = [validated(EventIn, request.data)]
         appended = session_events_append(
             tenant_id=caller.tenant_id,
             session_id=session.pk,
@@ -88,11 +85,10 @@ class EventListApi(APIView):
     def get(self, request: Request, session_id: str) -> Response:
         caller = caller_for(request)
         session = session_for_caller(caller, session_id)
-        query = BranchQuery(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        leaf = query.validated_data.get("leaf")
-        after = query.validated_data.get("after")
-        limit = query.validated_data["limit"]
+        query = validated(BranchQuery, request.query_params)
+        leaf = query.get("leaf")
+        after = query.get("after")
+        limit = query["limit"]
         if leaf is not None and event_visible_to(session=session, event_id=leaf) is None:
             raise ValidationError({"leaf": ["No such event in this session."]})
         leaf = leaf or session.leaf_id
@@ -137,13 +133,12 @@ class ForkApi(APIView):
     def post(self, request: Request, session_id: str) -> Response:
         caller = caller_for(request)
         session = session_for_caller(caller, session_id)
-        data = ForkIn(data=request.data)
-        data.is_valid(raise_exception=True)
+        values = validated(ForkIn, request.data)
         fork = session_fork(
             tenant_id=caller.tenant_id,
             session_id=session.pk,
-            from_event_id=data.validated_data["from_event_id"],
-            title=data.validated_data["title"],
+            from_event_id=values["from_event_id"],
+            title=values["title"],
             actor=caller.actor,
         )
         return Response(detail(fork), status=status.HTTP_201_CREATED)
@@ -163,11 +158,10 @@ class StateApi(APIView):
     def get(self, request: Request, session_id: str) -> Response:
         caller = caller_for(request)
         session = session_for_caller(caller, session_id)
-        query = StateQuery(data=request.query_params)
-        query.is_valid(raise_exception=True)
+        query = validated(StateQuery, request.query_params)
         at = None
-        if "at" in query.validated_data:
-            at = event_visible_to(session=session, event_id=query.validated_data["at"])
+        if "at" in query:
+            at = event_visible_to(session=session, event_id=query["at"])
             if at is None:
                 raise ValidationError({"at": ["No such event in this session."]})
         state = session_state_at(session=session, at=at)
@@ -203,7 +197,6 @@ class ContextApi(APIView):
     def post(self, request: Request, session_id: str) -> Response:
         caller = caller_for(request)
         session = session_for_caller(caller, session_id)
-        data = ContextIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        projection = session_context_build(session=session, token_budget=data.validated_data["token_budget"])
+        values = validated(ContextIn, request.data)
+        projection = session_context_build(session=session, token_budget=values["token_budget"])
         return Response(ContextOut(projection.__dict__).data)

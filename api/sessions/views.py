@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.plain_input import validated
 from api.sessions.serializers import (
     SessionCreateIn,
     SessionDeleteQuery,
@@ -55,9 +56,7 @@ class SessionListApi(APIView):
     )
     def post(self, request: Request) -> Response:
         caller = caller_for(request)
-        data = SessionCreateIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
+        values = validated(SessionCreateIn, request.data)
         session = session_create(
             tenant_id=caller.tenant_id,
             user_id=subject_of(caller, values.get("user_id")),
@@ -78,9 +77,7 @@ class SessionListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         caller = caller_for(request)
-        query = SessionListQuery(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        values = query.validated_data
+        values = validated(SessionListQuery, request.query_params)
         sessions = sessions_for_subject(
             tenant_id=caller.tenant_id,
             user_id=subject_of(caller, values.get("user_id")),
@@ -108,9 +105,7 @@ class SessionDetailApi(APIView):
     def patch(self, request: Request, session_id: str) -> Response:
         caller = caller_for(request)
         session = session_for_caller(caller, session_id)
-        data = SessionPatchIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
+        values = validated(SessionPatchIn, request.data)
         change = SessionChange(
             state=values.get("state"),
             title=values.get("title") or None,
@@ -128,12 +123,11 @@ class SessionDetailApi(APIView):
     def delete(self, request: Request, session_id: str) -> Response:
         caller = caller_for(request)
         session = session_for_caller(caller, session_id)
-        query = SessionDeleteQuery(data=request.query_params)
-        query.is_valid(raise_exception=True)
+        query = validated(SessionDeleteQuery, request.query_params)
         session_delete(
             tenant_id=caller.tenant_id,
             session_id=session.pk,
             actor=caller.actor,
-            forget_extracted=query.validated_data["forget_extracted"],
+            forget_extracted=query["forget_extracted"],
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
