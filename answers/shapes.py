@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
+
+from django.utils import timezone
 
 from conversations.models import Event, Session
 from conversations.selectors.context import Projection
@@ -22,6 +25,12 @@ def _when(value: datetime | None) -> str | None:
         return None
     text = value.isoformat()
     return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+def local_when(value: datetime | None) -> str | None:
+    """A time as DRF's DateTimeField writes it, in the current time zone (UTC unless MEMGOV_TIME_ZONE names
+    another): the REST API's session answers, which drf-spectacular documents from their serializers."""
+    return None if value is None else _when(timezone.localtime(value))
 
 
 def decision_out(result: WriteResult) -> dict[str, Any]:
@@ -141,9 +150,11 @@ def context_out(result: ContextResult) -> dict[str, Any]:
     }
 
 
-def session_out(session: Session, *, state: dict[str, Any]) -> dict[str, Any]:
-    """GET /api/v1/sessions/{id}'s answer."""
-    return {
+def session_out(
+    session: Session, *, state: dict[str, Any] | None = None, when: Callable[[datetime | None], str | None] = _when
+) -> dict[str, Any]:
+    """GET /api/v1/sessions/{id}'s answer, with the merged ``state``; without it, a session as a list shows it."""
+    out = {
         "id": str(session.pk),
         "user_id": session.user_id,
         "app": session.app,
@@ -156,11 +167,13 @@ def session_out(session: Session, *, state: dict[str, Any]) -> dict[str, Any]:
         "leaf_id": _str(session.leaf_id),
         "event_count": session.event_count,
         "tokens": {"input": session.input_tokens, "output": session.output_tokens, "total": session.total_tokens},
-        "created_at": _when(session.created_at),
-        "last_active_at": _when(session.last_active_at),
-        "ended_at": _when(session.ended_at),
-        "merged_state": state,
+        "created_at": when(session.created_at),
+        "last_active_at": when(session.last_active_at),
+        "ended_at": when(session.ended_at),
     }
+    if state is not None:
+        out["merged_state"] = state
+    return out
 
 
 def event_out(event: Event | StoredEvent) -> dict[str, Any]:

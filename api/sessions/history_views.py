@@ -120,7 +120,8 @@ class PopApi(APIView):
         caller = caller_for(request)
         session = session_for_caller(caller, session_id)
         left = session_pop(tenant_id=caller.tenant_id, session_id=session.pk, actor=caller.actor)
-        return Response(PopOut({"event": event_out(left), "leaf_id": left.parent_id}).data)
+        # PopOut documents the answer; built here without copying its fields per request.
+        return Response({"event": event_out(left), "leaf_id": str(left.parent_id) if left.parent_id else None})
 
 
 class ForkApi(APIView):

@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from answers.shapes import local_when, session_out
 from api.plain_input import validated
 from api.sessions.serializers import (
     SessionCreateIn,
@@ -41,8 +42,8 @@ def subject_of(caller: Caller, user_id: str | None) -> str:
 
 
 def detail(session: Session) -> dict:
-    session.merged_state = session_state_at(session=session)  # type: ignore[attr-defined]
-    return SessionDetailOut(session).data
+    """SessionDetailOut's answer (it documents it), built without copying its fields per request."""
+    return session_out(session, state=session_state_at(session=session), when=local_when)
 
 
 class SessionListApi(APIView):
@@ -84,11 +85,11 @@ class SessionListApi(APIView):
             app=values.get("app"),
             workspace=values.get("workspace"),
         )
-        if values["last"]:
-            sessions = sessions[:1]
+        if values["last"]:  # a page of at most one: counted as it is read, without a COUNT query of its own
+            sessions = list(sessions[:1])
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(sessions, request, view=self)
-        return paginator.get_paginated_response(SessionOut(page, many=True).data)
+        return paginator.get_paginated_response([session_out(s, when=local_when) for s in page])
 
 
 class SessionDetailApi(APIView):

@@ -4,7 +4,9 @@ Every test has the other tenant's agent and the teammate (bob) who must get a 40
 from __future__ import annotations
 
 import pytest
+from rest_framework.renderers import JSONRenderer
 
+from api.sessions.event_serializers import PopOut
 from conversations.models import Event
 from dbkit.ids import new_id
 
@@ -201,8 +203,10 @@ def test_pop_fork_and_time_travel(world, agent, session):
     }
     assert agent.get(url(session, "/state?at=yesterday")).status_code == 400
 
-    popped = post(agent, url(session, "/pop")).json()
+    response = post(agent, url(session, "/pop"))
+    popped = response.json()
     assert popped["event"]["content"] == "third" and popped["leaf_id"] == events[1]["id"]
+    assert response.content == JSONRenderer().render(PopOut(popped).data)  # what PopOut, which documents it, writes
 
     fork = post(agent, url(session, "/fork"), {"from_event_id": first, "title": "What if Paris"})
     assert fork.status_code == 201

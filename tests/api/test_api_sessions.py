@@ -4,9 +4,12 @@ other tenant's agent (erin's tenant, acme) and, where a person calls, the teamma
 from __future__ import annotations
 
 import pytest
+from rest_framework.renderers import JSONRenderer
 
+from api.sessions.serializers import SessionDetailOut, SessionOut
 from audit.models import AuditEvent
 from conversations.models import Session
+from conversations.selectors.state import session_state_at
 from memories.models import SessionOptOut
 
 
@@ -126,3 +129,34 @@ def test_delete_cascades_and_answers_404_afterwards(world, agent, alices):
 def test_malformed_ids_are_404s(world, agent):
     assert agent.get("/api/v1/sessions/not-a-uuid").status_code == 404
     assert agent.get("/api/v1/sessions/01890000-0000-7000-8000-000000000000").status_code == 404
+
+
+def _documented(session_id: str, *, with_state: bool = True) -> bytes:
+    """What the serializer that documents the answer would write for the session as stored now."""
+    session = Session.objects.get(pk=session_id)
+    if not with_state:
+        return JSONRenderer().render(SessionOut(session).data)
+    session.merged_state = session_state_at(session=session)
+    return JSONRenderer().render(SessionDetailOut(session).data)
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Asia/Shanghai"])
+def test_the_answers_are_what_their_documenting_serializers_write(world, agent, settings, zone):
+    """The views build their answers without the serializers' per-request field copies; drf-spectacular documents
+    them from the serializers, which would write the same bytes (times in the current time zone too)."""
+    settings.TIME_ZONE = zone
+    made = create(agent, user_id="alice", title="Refund questions", workspace="/srv/ledger")
+    assert made.content == _documented(made.json()["id"])
+    sid = made.json()["id"]
+    events = [{"kind": "state_delta", "state_delta": {"city": "Rome"}}, {"kind": "user_message", "content": "hi"}]
+    first = agent.post(f"/api/v1/sessions/{sid}/events", {"events": events}, format="json").json()["events"][0]
+    fork = agent.post(f"/api/v1/sessions/{sid}/fork", {"from_event_id": first["id"]}, format="json")
+    assert fork.status_code == 201 and fork.content == _documented(fork.json()["id"])
+    ended = agent.patch(f"/api/v1/sessions/{sid}", {"state": "ended"}, format="json")
+    assert ended.json()["ended_at"] and ended.content == _documented(sid)
+    assert agent.get(f"/api/v1/sessions/{sid}").content == _documented(sid)
+    for query in ("user_id=alice", "user_id=alice&last=true", "user_id=alice&last=true&offset=1"):
+        page = agent.get(f"/api/v1/sessions?{query}").json()
+        listed = b",".join(_documented(s["id"], with_state=False) for s in page["results"])
+        assert JSONRenderer().render(page["results"]) == b"[" + listed + b"]"
+    assert len(agent.get("/api/v1/sessions?user_id=alice&last=true").json()["results"]) == 1
