@@ -83,7 +83,9 @@ def session_remove(session: Session, *, actor: str, reason_code: str, forget_ext
     session_id = session.pk
     # Where the fork point lies (the parent, or an earlier ancestor): that session may be a deleted
     # one's remainder, kept only for this fork.
-    holder = Event.objects.filter(pk=session.fork_event_id).values_list("session_id", flat=True).first()
+    holder = None
+    if session.fork_event_id is not None:  # only a fork has a fork point to look up
+        holder = Event.objects.filter(pk=session.fork_event_id).values_list("session_id", flat=True).first()
     memories = _delete_memories(session, actor=actor, forget_extracted=forget_extracted)
     keep = _needed_by_forks(session)
     deleted = _delete_events(session, keep)
