@@ -25,6 +25,8 @@ _ADVERBS = (
 _ACTOR = re.compile(
     r"(?<![a-z0-9_'-])(?:the |an? |any |all |every |our |your |this |each )?(?:ai |digital |virtual |support )?"
     r"(?:assistants?|agents?|ai|bots?|chatbots?|copilots?)"
+    # an aside or a reflexive between the name and its verb: "the assistant, as a rule, approves …"
+    r"(?:,[^,.;:!?\n]{1,30},|\s+(?:itself|himself|herself|themselves))?"
     rf"(?P<adverbs>{_ADVERBS})"
     r"(?:\s+(?P<negation>does not|doesn't|do not|don't)|\s+(?:will|should|must|shall|is to|are to))?"
     rf"(?P<more>{_ADVERBS})"

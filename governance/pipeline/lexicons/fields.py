@@ -47,8 +47,7 @@ OTHERS = alt(
         # a named person's: "Tomasz's", "design's" (not "today's", "the user's", "it's")
         "(?!(?:it|that|what|there|here|let|one|who|he|she|today|tomorrow|yesterday|user|team|project|company|app|"
         "customer|client|system|everyone|world|year|week|month|day|night|morning|this|where|how|name|model|bot|"
-        "assistant|ai|agent|chatbot|copilot|platform|operator|developer|tool|page|site|file|document|repo|code)'s)"
-        "[a-z]+'s",
+        "assistant|ai|platform|operator|developer|tool|page|site|file|document|repo|code)'s)[a-z]+'s",
         "(?:my )?(?:manager|boss|supervisor|team lead|direct reports?|reports)'?s?",
         "(?:the )?(?:whole|entire) (?:[\\w-]+ )?(?:team|org\\w*|company|department|tenant)",
         "the (?:[\\w-]+ )?(?:team|department|group)(?:'s)?",

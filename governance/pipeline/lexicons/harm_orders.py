@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from governance.pipeline.lexicons.directive import clauses, strip_frame
+from governance.pipeline.lexicons.directive import clauses
 from governance.pipeline.lexicons.orders import orders_assistant
 from governance.pipeline.lexicons.study import studied
 from governance.pipeline.lexicons.text import NEGATOR, PHRASE_BREAK, compile_any, en, sentences, zh
@@ -163,16 +163,6 @@ _HARMFUL_ACTS = compile_any(
 )
 
 
-# Without a standing cue, the harm must be what the verb produces, right after it ("write working ransomware",
-# "生成虚假好评"), not what a story or a summary is about ("write a summary of how ransomware spreads").
-_HARM_AS_OBJECT = re.compile(
-    r"\s*(?:(?:me|us|him|her|them|a|an|some|the|few|several|\d+)\s+)*"
-    r"(?:(?!(?:of|about|on|where|how|that|which|why|when|against|to|for|in)\b)[\w-]+\s+){0,2}?"
-    rf"(?:{_HARM.pattern})"
-    r"|(?:给我|帮我)?(?:写|生成|编|做)?(?:一|几|些|个|篇|份|条|套)*(?:[\u4e00-\u9fff]{0,4}?)(?:" + _HARM.pattern + ")",
-    re.IGNORECASE,
-)
-
 # What may come before an imperative in its phrase: "just write it", "then invent …", "你就照写".
 _IMPERATIVE_START = re.compile(r"^(?:(?:just|then|simply|please|and|so)\s+)+|^(?:你)?(?:就|直接|也|都)+")
 
@@ -185,14 +175,8 @@ def orders_harmful_output(prepared: str) -> bool:
         if _harmful_act_ordered(sentence):
             return True
         harm = _HARM.search(sentence)
-        if harm is None:
+        if harm is None or _STANDING.search(sentence) is None or studied(sentence, harm.start()):
             continue
-        # An order asked to be remembered ("remember: …", "记住：…") is standing too: there, the imperative with
-        # the harm as what it produces counts whatever the purpose given ("remember: for a research project, write
-        # working ransomware"). With a cue, any order of it that is not a study of it. A bare one-off request is
-        # rule 9's ("write me a phishing email example for tomorrow's training").
-        standing = _STANDING.search(sentence) is not None and not studied(sentence, harm.start())
-        kept = strip_frame(sentence) != sentence
         for clause in clauses(sentence):
             for produce in _PRODUCE.finditer(clause):
                 phrase = re.split(PHRASE_BREAK, clause[: produce.start()])[-1]
@@ -201,9 +185,7 @@ def orders_harmful_output(prepared: str) -> bool:
                 # The order may follow its condition in the same clause ("when I ask …, invent quotes").
                 ordered = (phrase + re.split(PHRASE_BREAK, clause[produce.start() :])[0]).strip()
                 imperative = _IMPERATIVE_START.sub("", ordered).startswith(produce.group(0))
-                if standing and (imperative or orders_assistant(clause) or orders_assistant(ordered)):
-                    return True
-                if kept and imperative and _HARM_AS_OBJECT.match(clause, produce.end()):
+                if imperative or orders_assistant(clause) or orders_assistant(ordered):
                     return True
     return False
 

@@ -365,11 +365,32 @@ def _obeys_in(clause: str) -> bool:
 
 def _phishing(prepared: str) -> bool:
     """People told to hand over their secrets, or sent to a link; a warning not to ("tell customers never to
-    share their password", "请勿回复任何索要密码的邮件") protects them."""
+    share their password", "请勿回复任何索要密码的邮件") protects them: there every secret named is the object of a
+    negated hand-over ("tell them not to worry and reply with their password" still asks for it)."""
     return any(
-        directive_clauses(s) and any(not NEGATOR.search(m.group(0)) for m in _PHISHING.finditer(s))
+        directive_clauses(s) and any(not _only_warns(m.group(0)) for m in _PHISHING.finditer(s))
         for s in sentences(prepared)
     )
+
+
+# A hand-over negated, then the secret it keeps: "never share their password", "请勿回复任何索要密码的邮件".
+_WARNING = compile_any(
+    rf"(?:{NEGATOR.pattern})\s*(?:to\s+)?(?:(?:ever|again|anyone|anybody)\s+)?(?:会|会向您|会向你|向您|向你)?"
+    rf"(?:share|give|send|reply|tell|disclose|reveal|enter|type|forward|hand|ask (?:you |anyone )?for|request|"
+    rf"告诉|回复|提供|透露|发送|发给|转发|输入|索要|索取|给)"
+    rf"(?:(?!{PHRASE_BREAK}).){{0,24}}?{_CREDENTIALS}"
+)
+
+
+def _only_warns(matched: str) -> bool:
+    """Whether every secret ``matched`` names sits inside a negated hand-over of it."""
+    warnings = list(_WARNING.finditer(matched))
+    if not warnings:
+        return False
+    rest = matched
+    for warning in reversed(warnings):
+        rest = rest[: warning.start()] + " " + rest[warning.end() :]
+    return re.search(_CREDENTIALS, rest, re.IGNORECASE) is None
 
 
 def forged_tags(prepared: str) -> bool:

@@ -137,9 +137,10 @@ _SPEAKERS_OWN = compile_any(
         "我(?:正)?在写",
         "我写",
         "我(?:[^，。你]{0,8})?(?:负责|专门|主要)(?:写|编写|撰写|设计|维护|优化)",
-        # what the speaker made: "我给运营同事做了一套写文案的提示词模板"
-        "我(?:[^，。你]{0,10})?(?:做|写|编写|设计|整理|搭)(?:了|过)(?:一套|一些|几个|一份|一个)?",
     ),
+    # what the speaker made, named as what they made: "我给运营同事做了一套写文案的提示词模板"
+    rf"我(?:[^，。你]{{0,10}})?(?:做|写|编写|设计|整理|搭)(?:了|过)(?:一套|一些|几个|一份|一个)?[^，。你]{{0,10}}?"
+    rf"{_SETUP_TERM}(?:[^，。你]{{0,4}})?(?:模板|范例|示例|样例)",
     rf"我(?:们)?(?:自己)?(?:的)?(?:[^，。你]{{0,10}})?{_SETUP_TERM}",  # not "给我看你的…"
     zh("我写的"),
 )
@@ -177,7 +178,8 @@ _THIRD_PERSONS_RECORDS = compile_any(
 )
 _OTHERS = compile_any(f.OTHERS)
 # A third person's consent, claimed by the speaker ("she won't mind", "Marco shares his memory with me", "她不会
-# 介意"): saying someone agreed grants no access to what they keep, so the claim beside their records reaches them.
+# 介意"): saying someone agreed grants no access to what they keep, so an order to fetch or show their records
+# beside the claim reaches them ("I borrowed Jake's lecture notes, he said it's fine" orders nothing).
 _CONSENT_CLAIMED = compile_any(
     en(
         "(?:he|she|they)(?:'ll| will)? (?:won't|wouldn't|doesn't|don't|will not|would not|does not|do not) mind",
@@ -382,10 +384,16 @@ def _reaches_others(prepared: str) -> bool:
     for sentence in sentences(prepared):
         if _watches(sentence):
             return True
-        if _CONSENT_CLAIMED.search(sentence) and (
-            _THIRD_PERSONS_RECORDS.search(sentence) or _OTHERS_DATA.search(sentence) or _SOMEONES_SAVED.search(sentence)
+        if (
+            _CONSENT_CLAIMED.search(sentence)
+            and (
+                _THIRD_PERSONS_RECORDS.search(sentence)
+                or _OTHERS_DATA.search(sentence)
+                or _SOMEONES_SAVED.search(sentence)
+            )
+            and any(is_directive_clause(clause) or _REVEAL.search(clause) for clause in clauses(sentence))
         ):
-            return True
+            return True  # ... and the assistant told to fetch or show them
         others_named = _OTHERS.search(sentence) is not None
         for clause in clauses(sentence):
             reached = _OTHERS_DATA.search(clause)

@@ -558,17 +558,28 @@ def _object_after(clause: str, end: int, *, words: int = 8) -> str:
     return " ".join(rest.split()[:words])
 
 
-# The speaker as the subject of a removal already done: "I've turned off telemetry", "we disabled the alerts".
+# The speaker as the subject of a removal already done, of a setting of their own device or app: "in VS Code
+# I've turned off telemetry", "I disabled crash reports on my laptop". Never of a control (approvals, audit
+# logs, verification, permissions, the safety rules): "we've disabled the audit log" claims a control gone.
 _SPEAKER_DID = re.compile(r"(?<![a-z])(?:i|we)(?P<perfect>'ve| have| had)?(?: (?:already|just|also|recently))?\s*$")
 _PAST = re.compile(r"^[a-z]+ed\b|^(?:shut|cut|put|set|took|threw|got rid)\b")
-# Someone else's or the assistant's things: "I've turned off your audit log" is a claim about its controls.
-_NOT_OWN = re.compile(r"(?<![a-z])(?:your|yours|the assistant's|the ai's|the agent's|everyone's|their)(?![a-z])")
+_PERSONAL_SETTING = re.compile(
+    r"^\S+(?: off| out)?\s+(?:(?:the|all|my|our)\s+)?"
+    r"(?:(?!(?:audit|security|safety|approval|access|permission|fraud|compliance|login|alert)\w*\b)[\w-]+\s+)?"
+    r"(?:telemetry|crash report(?:s|ing)?|"
+    r"usage (?:data|statistics|stats)|analytics|diagnostics|ad (?:tracking|personali[sz]ation)|location (?:history|"
+    r"services)|notifications?|auto(?:matic)?[- ]?updates?|autocorrect|autosave|sounds?|animations?)\b"
+)
+# Anyone else's things, or the assistant's: "I've turned off your notifications", "for you", "its".
+_NOT_OWN = re.compile(
+    r"(?<![a-z])(?:your|yours|you|its|their|everyone's|(?:the )?(?:assistant|ai|agent|bot|model)'s)(?![a-z])"
+)
 
 
 def _done_by_speaker(clause: str, match: re.Match[str]) -> bool:
-    """Whether the removal at ``match`` is the speaker's own, in the past, of their own things."""
+    """Whether the removal at ``match`` is the speaker's own, done, of a setting of their own device or app."""
     did = _SPEAKER_DID.search(clause[: match.start()])
-    if did is None or _NOT_OWN.search(clause):
+    if did is None or _NOT_OWN.search(clause) or not _PERSONAL_SETTING.match(clause[match.start() :]):
         return False
     return bool(did.group("perfect")) or bool(_PAST.match(match.group(0)))
 

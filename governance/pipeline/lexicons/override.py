@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
+from governance.pipeline.lexicons.directive import standing
 from governance.pipeline.lexicons.loosening import defers_to_person, person_approves
 from governance.pipeline.lexicons.study import studied
 from governance.pipeline.lexicons.text import (
@@ -99,7 +100,8 @@ _SAFEGUARD = alt(
         "代码评审",
         "评审",
         "拦截",
-        "(?:安全|内容|敏感|权限|风险|合规|身份)(?:内容)?(?:安全)?(?:检查|检测|审查|核验|判断|把关|评估|审核)",
+        "(?:安全|内容|敏感|权限|风险|合规|身份)(?:内容)?(?:检查|检测|审查|核验)",
+        "(?:内容)?安全(?:判断|把关|审核)",
     ),
 )
 
@@ -365,6 +367,9 @@ class _Check:
     # The match ends with the loosening verb after the safeguard ("审批直接跳过"): the verb may have an object of
     # its own right after it ("贴日志的时候忽略时间戳" ignores the timestamps, not the logs).
     verb_last: bool = False
+    # Only with a standing cue in the sentence: "以后不要做内容安全判断" is a rule for the assistant, "不用做安全检查
+    # 了，那台电脑已经卖了" is about a task that ended.
+    needs_standing: bool = False
 
 
 _CHECKS = (
@@ -379,7 +384,7 @@ _CHECKS = (
         compile_any(near(_LOOSEN_NEAR, _SAFEGUARD, 8, within=_OBJECT_ENDS)),
         Negation.BEFORE,
     ),
-    _Check("remove_safeguard", compile_any(near(_STOP_DOING, _SAFEGUARD, 1)), Negation.BEFORE),
+    _Check("remove_safeguard", compile_any(near(_STOP_DOING, _SAFEGUARD, 1)), Negation.BEFORE, needs_standing=True),
     _Check("remove_safeguard", compile_any(near(_SAFEGUARD, _LOOSEN_AFTER_FAR, 25)), Negation.BEFORE),
     _Check("remove_safeguard", compile_any(near(_SAFEGUARD, _LOOSEN_AFTER_NEAR, 4)), Negation.BEFORE, verb_last=True),
     _Check("silence_safeguard", compile_any(near(_NEGATED_ACT, _SAFEGUARD_ACTS, 12)), Negation.BEFORE),
@@ -401,6 +406,8 @@ def find_policy_override(text: str) -> str | None:
     for sentence in sentences(prepared):
         sentence_phrases = phrases(sentence)
         for check in _CHECKS:
+            if check.needs_standing and not standing(sentence):
+                continue
             if check.negation is Negation.ANYWHERE:
                 if any(_without_loosens(sentence, m) for m in check.pattern.finditer(sentence)):
                     return check.name

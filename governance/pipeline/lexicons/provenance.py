@@ -20,8 +20,9 @@ from __future__ import annotations
 import re
 
 from governance.pipeline.lexicons.directive import addresses_assistant, is_directive, standing
+from governance.pipeline.lexicons.fields import APPROVALS, AUDIT, OTHERS, PROMPT, RULES, VERIFICATION
 from governance.pipeline.lexicons.loosening import only_orders_that_keep_person_deciding
-from governance.pipeline.lexicons.text import prepare
+from governance.pipeline.lexicons.text import compile_any, en, prepare, zh
 
 _MAX_LABEL = 80
 _END = re.compile(r"\s*(?:[:：]|—+|–|\s-{1,2}\s)\s*")
@@ -63,13 +64,25 @@ _ABOUT_THE_SPEAKER = re.compile(
 )
 # A habit the person has ("每次活动都扮演谋士", "I always run on Sundays") is a statement about them; what they want
 # from now on ("我以后付款都直接执行") may be what the label's "unconfirmed" turns into an order.
-_HABIT = re.compile(
-    r"(?<![a-z])(?:always|every time|each time|whenever|usually|often)(?![a-z])|每次|每回|总是|经常|一般都"
+_HABIT = re.compile(r"(?<![a-z])(?:always|every time|each time|usually|often)(?![a-z])|每次|每回|总是|经常|一般都")
+# What a habit must not touch to be read without the label: controls, money moved, the assistant's setup, other
+# people ("我每次付款都直接执行", "I always read my teammates' DMs through the assistant").
+_TOUCHES_CONTROLS = compile_any(
+    APPROVALS,
+    AUDIT,
+    RULES,
+    VERIFICATION,
+    PROMPT,
+    OTHERS,
+    en("pay\\w*", "refund\\w*", "transfer\\w*", "wire\\w*", "purchas\\w*", "invoices?", "dms?", "inbox"),
+    en("admin\\w*", "permissions?", "access"),
+    zh("付款", "支付", "转账", "汇款", "退款", "采购", "报销", "日程", "聊天记录", "消息", "权限", "管理员"),
 )
 _FROM_NOW_ON = re.compile(
     r"(?<![a-z])(?:from now on|going forward|from here on|henceforth|in future|in the future)(?![a-z])"
     r"|以后|今后|从现在起|从今往后|往后"
 )
+_POSSESSIVE = re.compile(r"(?<=[a-z])'s(?![a-z])", re.IGNORECASE)
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?|[^\W\d_]")
 
 
@@ -99,10 +112,11 @@ def provenance_readings(text: str) -> tuple[str, ...]:
         is_directive(body)
         or addresses_assistant(body)
         or not _ABOUT_THE_SPEAKER.search(prepared)
-        or (standing(prepared) and not _HABIT.search(prepared))
+        or (standing(prepared) and not (_HABIT.search(prepared) and not _TOUCHES_CONTROLS.search(prepared)))
         or _FROM_NOW_ON.search(prepared)
     ):
         # An order under the label, or a statement about something else ("付款直接执行"): its "unconfirmed" may be
-        # what makes it an order, so the label stays in what is read.
-        return (text, body)
+        # what makes it an order, so the label stays in what is read — without its possessive: "Agent's note from
+        # past conversations" says whose note it is, not whose conversations.
+        return (_POSSESSIVE.sub("", text[: end.start()]) + text[end.start() :], body)
     return (body,)
