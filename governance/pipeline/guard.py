@@ -28,6 +28,7 @@ from governance.pipeline.base import Candidate, Scope, Stop, WriteContext
 from governance.pipeline.injection_model import THRESHOLD, injection_score
 from governance.pipeline.language import unread_stop
 from governance.pipeline.lexicons.actor import actor_reading
+from governance.pipeline.lexicons.answer_shape import only_orders_that_shape_the_answer
 from governance.pipeline.lexicons.audit_only import find_audit_only_fact
 from governance.pipeline.lexicons.directive import addresses_assistant, is_directive, standing
 from governance.pipeline.lexicons.intent import (
@@ -175,7 +176,10 @@ def _ask_classifier(ctx: WriteContext, memory_type: MemoryType | None) -> bool:
     # Rules that keep the person in the decision ("先给我看一眼", "stop and hand it back to me") are tightenings,
     # and the lexicons found nothing in them that loosens a control: not asked about, when every clause that
     # gives an order is one.
-    return not all(only_orders_that_keep_person_deciding(text) for text in prepared)
+    # Nor orders that only put a part of the answer somewhere ("give me the command first, then the explanation").
+    return not all(
+        only_orders_that_keep_person_deciding(text) or only_orders_that_shape_the_answer(text) for text in prepared
+    )
 
 
 def _shared(scope: Scope) -> bool:
