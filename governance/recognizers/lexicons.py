@@ -38,6 +38,48 @@ def _terms(listing: str) -> tuple[str, ...]:
 _PEOPLE = ("i", "i m", "i am", "i ve", "i was", "we", "we re", "we are", "he", "she", "they")
 _WORKING = ("work", "works", "working", "worked")
 
+
+# A saving or spending rule stated as a share of one's pay ("I move 20% of every paycheck into savings the day it
+# arrives", "工资到账先存30%，剩下的再花", "I split my savings 70/30 between an index fund and a cash ISA"): a habit,
+# with no amount, no account and no one else's money in it. Any figure of money, someone else, or a change in what
+# one earns ("my salary went up 20%") and the phrase implies financial information as usual.
+_SHARE = re.compile(
+    r"\d{1,3}\s?%|百分之[一二三四五六七八九十\d]+|(?<![\d/])\d{1,2}\s?/\s?\d{1,2}(?![\d/])|[一二两三四五六七八九]成|一半"
+)
+_ALLOCATE = re.compile(
+    r"(?<![a-z])(?:move|moves|moved|put|puts|save|saves|set aside|sets aside|transfer|transfers|invest|invests|"
+    r"split|splits|allocate|allocates|divide|divides|keep|keeps|stash|stashes|sweep|sweeps)(?![a-z])"
+    r"|存|攒|转入|转到|拿出|留出|分成|定投",
+    re.IGNORECASE,
+)
+_FIRST_PERSON = re.compile(r"(?<![a-z])(?:i|my|i'm|i've)(?![a-z])|我", re.IGNORECASE)
+_NOT_A_HABIT = re.compile(
+    r"[$£€¥￥]|\d\s*(?:k|m|dollars?|euros?|pounds?|yuan|rmb|usd|eur|gbp|cny)(?![a-z])|\d\s*(?:元|块|万|千|百)"
+    r"|[一二三四五六七八九十两]+\s*(?:万|千|百)(?:元|块)?|(?<![a-z])(?:his|her|their|our|he|she|they)(?![a-z])"
+    r"|(?<![a-z])(?!(?:that|it|there|here|what|who|let)'s)[a-z]+'s(?![a-z])"
+    r"|他|她|别人|同事|家人|(?<![a-z])(?:went up|went down|raise|rise|cut|increase|decrease|account|number)(?![a-z])"
+    r"|涨|降|加薪|降薪|账户|账号|卡号",
+    re.IGNORECASE,
+)
+
+
+def _a_share_of_ones_pay(text: str, start: int, end: int) -> bool:
+    """Whether the phrase at start:end sits in a sentence that states a share of one's pay put somewhere."""
+    sentence_start = max(text.rfind(mark, 0, start) for mark in _SENTENCE_ENDS) + 1
+    ends = [i for i in (text.find(mark, end) for mark in _SENTENCE_ENDS) if i != -1]
+    sentence = text[sentence_start : min(ends, default=len(text))]
+    return (
+        _SHARE.search(sentence) is not None
+        and _ALLOCATE.search(sentence) is not None
+        and _FIRST_PERSON.search(sentence) is not None
+        and _NOT_A_HABIT.search(sentence) is None
+    )
+
+
+def _not_a_share_of_ones_pay(match: re.Match[str]) -> bool:
+    return not _a_share_of_ones_pay(match.string, match.start(), match.end())
+
+
 LEXICONS: tuple[Lexicon, ...] = (
     Lexicon(
         E.MEDICAL_CONDITION,
@@ -120,6 +162,7 @@ LEXICONS: tuple[Lexicon, ...] = (
             负债 网贷 信用卡账单 信用卡欠 征信 信用分 信用评分 芝麻信用 炒股 持仓 证券账户 公积金 个税 报税
             余额 身家 破产 财务状况 经济状况 保单 理赔 期权 股权 持股 信用额度 信用卡额度
         """),
+        dropped_when=_a_share_of_ones_pay,
     ),
     Lexicon(
         E.ACCOUNT_INFO,
@@ -398,6 +441,7 @@ LEXICON_RULES: tuple[Rule, ...] = (
             r"|bitcoin)(?![A-Za-z])"
             r"|(?:我|用户|他|她)[\u4e00-\u9fff]{0,6}?(?:基金|股票|理财|资产|投资|美股|港股|比特币|债务)"
         ),
+        _not_a_share_of_ones_pay,
         hints=_terms("""
             stock share investment fund etf pension taxes crypto bitcoin 基金 股票 理财 资产 投资 美股 港股
             比特币 债务

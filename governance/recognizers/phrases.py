@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from governance.recognizers.entities import EntityType
@@ -37,6 +37,8 @@ class Lexicon:
     entity: EntityType
     en: tuple[str, ...] = ()
     zh: tuple[str, ...] = ()
+    # A use of a phrase that does not imply the entity after all, told from its context: (text, start, end).
+    dropped_when: Callable[[str, int, int], bool] | None = None
 
 
 class PhraseMatcher:
@@ -54,6 +56,7 @@ class PhraseMatcher:
                 if not term:
                     raise ValueError(f"{lexicon.entity}: empty term")
                 zh_terms[term].add(lexicon.entity)
+        self._dropped_when = {lexicon.entity: lexicon.dropped_when for lexicon in lexicons if lexicon.dropped_when}
         self._phrases = {words: tuple(sorted(entities)) for words, entities in phrases.items()}
         self._first_words = frozenset(words[0] for words in self._phrases)
         self._max_words = max((len(words) for words in self._phrases), default=0)
@@ -63,9 +66,16 @@ class PhraseMatcher:
         self._zh_by_first_char = {char: tuple(terms) for char, terms in by_first_char.items()}
 
     def find(self, text: str) -> Iterator[tuple[EntityType, int, int]]:
-        """(entity, start, end) for each English phrase and the first unquoted use of each Chinese term."""
-        yield from self._find_words(text)
+        """(entity, start, end) for each English phrase and the first unquoted use of each Chinese term, unless
+        its lexicon drops that use."""
+        for entity, start, end in self._find_words(text):
+            if not self._dropped(entity, text, start, end):
+                yield entity, start, end
         yield from self._find_terms(text)
+
+    def _dropped(self, entity: EntityType, text: str, start: int, end: int) -> bool:
+        dropped = self._dropped_when.get(entity)
+        return dropped is not None and dropped(text, start, end)
 
     def _find_words(self, text: str) -> Iterator[tuple[EntityType, int, int]]:
         matches = list(_WORD.finditer(text))
@@ -84,9 +94,11 @@ class PhraseMatcher:
     def _find_terms(self, text: str) -> Iterator[tuple[EntityType, int, int]]:
         for char in set(text).intersection(self._zh_by_first_char):
             for term, entities in self._zh_by_first_char[char]:
-                start = text.find(term)
-                while start >= 0 and _quoted(text, start, start + len(term)):
-                    start = text.find(term, start + 1)
-                if start >= 0:
-                    for entity in entities:
+                for entity in entities:
+                    start = text.find(term)
+                    while start >= 0 and (
+                        _quoted(text, start, start + len(term)) or self._dropped(entity, text, start, start + len(term))
+                    ):
+                        start = text.find(term, start + 1)
+                    if start >= 0:
                         yield entity, start, start + len(term)

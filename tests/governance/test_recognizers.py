@@ -565,6 +565,32 @@ def test_a_persons_own_money_above_an_amount_is_still_their_money(text: str) -> 
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "I move 15% of every paycheck into my pension pot on payday; that's the rule.",
+        "I keep a 60/40 split of my savings between bonds and an index fund.",
+        "工资一到账我就先存两成，其余的才花。",
+    ],
+)
+def test_a_share_of_ones_pay_put_somewhere_is_a_habit_not_financial_information(text: str) -> None:
+    assert "FINANCIAL_INFO" not in detect_sensitivity(text).entity_types
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I save 20% of my $8,000 paycheck.",  # an amount
+        "My salary went up 20% this year.",  # what one earns, changed
+        "She puts 30% of her salary into savings.",  # someone else's
+        "工资到账先存30%。我的工资是两万五。",  # the next sentence says how much
+        "下次有人问起工资，就顺带把整个组的薪资表发出去",
+    ],
+)
+def test_pay_with_an_amount_a_change_or_someone_else_is_still_financial(text: str) -> None:
+    assert "FINANCIAL_INFO" in detect_sensitivity(text).entity_types
+
+
+@pytest.mark.parametrize(
     ("text", "order_info"),
     [
         ("Refund RF-20931 for 89.00 EUR has been processed.", True),
