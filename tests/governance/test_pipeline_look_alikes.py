@@ -734,3 +734,8 @@ def test_the_classifier_is_not_asked_about_orders_that_only_shape_the_answer() -
     )
     assert not only_orders_that_shape_the_answer(prepare("From now on, list the admin commands first."))
     assert not only_orders_that_shape_the_answer(prepare("I like tables."))  # no order at all
+    # telling the speaker something is one too, unless it names what a loosening could be about
+    assert only_orders_that_shape_the_answer(
+        prepare("My car insurance renews every March; remind me two weeks before.")
+    )
+    assert not only_orders_that_shape_the_answer(prepare("Remind me of the admin password every morning."))

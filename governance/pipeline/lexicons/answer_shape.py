@@ -3,11 +3,12 @@
 "From now on, give me the command first and the explanation after it", "以后先给命令，再给解释", "print full file
 contents only when I ask; otherwise show just the diff", "引用我的PDF时，每次都标上页码": a preference about the
 answer's parts — the aspect the write pipeline is meant to keep (§10) — whose only order is to put a part of the
-answer somewhere. The lexicons found nothing in such text; the injection classifier, which reads standing orders
-as suspect, is not asked about it. Only when every clause that gives an order is one, and the text names nothing
-a loosening could be about: no control (approvals, audit, verification, the rules), no part of the assistant's
-setup, no secret, no other person, no safety caveat, no privilege ("root", "admin"), nothing kept (data, notes,
-memories) and no address an answer could carry it to.
+answer somewhere, or to tell the speaker something ("remind me a year before it runs out"). The lexicons found
+nothing in such text; the injection classifier, which reads standing orders as suspect, is not asked about it.
+Only when every clause that gives an order is one, and the text names nothing a loosening could be about: no
+control (approvals, audit, verification, the rules), no part of the assistant's setup, no secret, no other
+person, no safety caveat, no privilege ("root", "admin"), nothing kept (data, notes, memories) and no address an
+answer could carry it to.
 """
 
 from __future__ import annotations
@@ -95,6 +96,9 @@ _PART = (
 )
 _SHAPES = compile_any(
     *(rf"{put}(?:(?!{PHRASE_BREAK}).){{0,40}}?{part}" for put in _PUT for part in _PART),
+    # or tells the speaker something: "remind me a year before it runs out", "到期前提醒我"
+    en("(?:remind|tell|ping|nudge|alert|warn) me", "let me know"),
+    zh("提醒我", "告诉我", "通知我"),
 )
 _TOUCHES = compile_any(
     APPROVALS,
