@@ -33,6 +33,7 @@ _ACTOR = re.compile(
     r"\s+(?P<verb>[a-z]+)(?![a-z'-])",
     re.IGNORECASE,
 )
+_NAMES = ("assistant", "agent", "ai", "bot", "copilot")  # what every subject the pattern reads contains
 _NOT_ACTIONS = frozenset(
     (
         *("is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "can", "could", "may"),
@@ -68,7 +69,8 @@ def _as_order(match: re.Match[str]) -> str:
 def actor_reading(text: str) -> str | None:
     """``text`` with each sentence whose subject is the assistant turned into an order, or None when no
     sentence has the assistant as its subject."""
-    if not _ACTOR.search(text):
+    lowered = text.lower()
+    if not any(name in lowered for name in _NAMES) or not _ACTOR.search(text):
         return None
     read = _ACTOR.sub(_as_order, text)
     return None if read == text else read

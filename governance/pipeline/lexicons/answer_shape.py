@@ -24,7 +24,7 @@ from governance.pipeline.lexicons.fields import (
     SETUP_CREDENTIALS,
     VERIFICATION,
 )
-from governance.pipeline.lexicons.text import PHRASE_BREAK, compile_any, en, sentences, zh
+from governance.pipeline.lexicons.text import PHRASE_BREAK, alt, compile_any, en, sentences, zh
 
 _PUT = (
     en(
@@ -95,7 +95,7 @@ _PART = (
     ),
 )
 _SHAPES = compile_any(
-    *(rf"{put}(?:(?!{PHRASE_BREAK}).){{0,40}}?{part}" for put in _PUT for part in _PART),
+    rf"{alt(*_PUT)}(?:(?!{PHRASE_BREAK}).){{0,40}}?{alt(*_PART)}",
     # or tells the speaker something: "remind me a year before it runs out", "到期前提醒我"
     en("(?:remind|tell|ping|nudge|alert|warn) me", "let me know"),
     zh("提醒我", "告诉我", "通知我"),
@@ -147,15 +147,14 @@ _TOUCHES = compile_any(
 def only_orders_that_shape_the_answer(prepared: str) -> bool:
     """Whether prepared text gives orders and every clause that gives one puts a part of the answer somewhere,
     in text that names nothing a loosening could be about (see the module docstring)."""
-    if _TOUCHES.search(prepared):
-        return False
     ordering = [
         clause
         for sentence in sentences(prepared)
         for clause in clauses(sentence)
         if (is_directive(clause) or addresses_assistant(clause) or standing(clause)) and not _only_a_frame(clause)
     ]
-    return bool(ordering) and all(_SHAPES.search(clause) for clause in ordering)
+    shaped = bool(ordering) and all(_SHAPES.search(clause) for clause in ordering)
+    return shaped and _TOUCHES.search(prepared) is None  # the cheap check first: most orders shape nothing
 
 
 def _only_a_frame(clause: str) -> bool:

@@ -368,7 +368,7 @@ def _phishing(prepared: str) -> bool:
     share their password", "请勿回复任何索要密码的邮件") protects them: there every secret named is the object of a
     negated hand-over ("tell them not to worry and reply with their password" still asks for it)."""
     return any(
-        directive_clauses(s) and any(not _only_warns(m.group(0)) for m in _PHISHING.finditer(s))
+        _PHISHING.search(s) and directive_clauses(s) and any(not _only_warns(m.group(0)) for m in _PHISHING.finditer(s))
         for s in sentences(prepared)
     )
 
