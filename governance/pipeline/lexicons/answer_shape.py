@@ -14,16 +14,7 @@ answer could carry it to.
 from __future__ import annotations
 
 from governance.pipeline.lexicons.directive import addresses_assistant, clauses, is_directive, standing, strip_frame
-from governance.pipeline.lexicons.fields import (
-    APPROVALS,
-    AUDIT,
-    OTHERS,
-    PERMISSIONS,
-    PROMPT,
-    RULES,
-    SETUP_CREDENTIALS,
-    VERIFICATION,
-)
+from governance.pipeline.lexicons.fields import LOOSENING_TOPICS, PERMISSIONS, SETUP_CREDENTIALS
 from governance.pipeline.lexicons.text import PHRASE_BREAK, alt, compile_any, en, sentences, zh
 
 _PUT = (
@@ -101,13 +92,8 @@ _SHAPES = compile_any(
     zh("提醒我", "告诉我", "通知我"),
 )
 _TOUCHES = compile_any(
-    APPROVALS,
-    AUDIT,
-    RULES,
-    VERIFICATION,
+    *LOOSENING_TOPICS,
     PERMISSIONS,
-    PROMPT,
-    OTHERS,
     SETUP_CREDENTIALS,
     en(
         "passwords?",

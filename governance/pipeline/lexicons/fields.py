@@ -360,3 +360,7 @@ SETUP_CREDENTIALS = alt(
     rf"{_CREDENTIAL}(?:[^。.!?\n]){{0,40}}?{_KEPT_IN}",
     rf"{_KEPT_IN}(?:[^。.!?\n]){{0,40}}?{_CREDENTIAL}",
 )
+
+# What a loosening can be about, for checks that let text through only when it names none of these: the controls,
+# the assistant's prompt, other people (lexicons/provenance.py, lexicons/answer_shape.py add their own words).
+LOOSENING_TOPICS = (APPROVALS, AUDIT, RULES, VERIFICATION, PROMPT, OTHERS)

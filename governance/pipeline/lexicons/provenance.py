@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from governance.pipeline.lexicons.directive import addresses_assistant, is_directive, standing
-from governance.pipeline.lexicons.fields import APPROVALS, AUDIT, OTHERS, PROMPT, RULES, VERIFICATION
+from governance.pipeline.lexicons.fields import LOOSENING_TOPICS
 from governance.pipeline.lexicons.loosening import only_orders_that_keep_person_deciding
 from governance.pipeline.lexicons.text import compile_any, en, prepare, zh
 
@@ -68,12 +68,7 @@ _HABIT = re.compile(r"(?<![a-z])(?:always|every time|each time|usually|often)(?!
 # What a habit must not touch to be read without the label: controls, money moved, the assistant's setup, other
 # people ("我每次付款都直接执行", "I always read my teammates' DMs through the assistant").
 _TOUCHES_CONTROLS = compile_any(
-    APPROVALS,
-    AUDIT,
-    RULES,
-    VERIFICATION,
-    PROMPT,
-    OTHERS,
+    *LOOSENING_TOPICS,
     en("pay\\w*", "refund\\w*", "transfer\\w*", "wire\\w*", "purchas\\w*", "invoices?", "dms?", "inbox"),
     en("admin\\w*", "permissions?", "access"),
     zh("付款", "支付", "转账", "汇款", "退款", "采购", "报销", "日程", "聊天记录", "消息", "权限", "管理员"),
