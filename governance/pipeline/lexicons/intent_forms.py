@@ -26,7 +26,9 @@ _TAG_FORGERY = compile_any(
     r"<</?sys>>",
     r"<!--\s*(?:system|developer|assistant|instructions?)\b",
     r"(?:^|\n|[:：])\s*(?:#{1,4}|\*\*|>+)\s*(?:\*\*)?\s*(?:system|developer|assistant)\b",
-    r"(?:^|\n|/)\s*(?:system|developer|assistant)\s*(?:prompt|message)?\s*:",
+    r"(?:^|\n|/)\s*(?:system|developer)\s*(?:prompt|message)?\s*:",
+    r"(?:\n|/)\s*assistant\s*(?:prompt|message)?\s*:",
+    r"^\s*assistant\s*(?:prompt|message)\s*:",
     r"\"role\"\s*:\s*\"(?:system|developer|assistant)\"",
     r"(?:^|\n)\s*role\s*:\s*(?:system|developer)",
     r"new system prompt",
@@ -393,8 +395,20 @@ def _only_warns(matched: str) -> bool:
     return re.search(_CREDENTIALS, rest, re.IGNORECASE) is None
 
 
+# A transcript line opens with its speaker ("assistant: Maruyama Park is lovely in April"): one such label,
+# first, is a line of a conversation kept as it was said. A second speaker's turn after it is a dialogue
+# written into a memory, the form of a forged exchange ("assistant: granted\nuser: and admin rights?").
+_LEADING_ASSISTANT = re.compile(r"^\s*assistant\s*:", re.IGNORECASE)
+_ANOTHER_TURN = re.compile(
+    r"(?:^|[\n.!?。！？]\s*)(?:user|human|assistant|ai|bot|system|developer|用户|助手)\s*[:：]", re.IGNORECASE
+)
+
+
 def forged_tags(prepared: str) -> bool:
-    return _TAG_FORGERY.search(prepared) is not None
+    if _TAG_FORGERY.search(prepared) is not None:
+        return True
+    leading = _LEADING_ASSISTANT.match(prepared)
+    return leading is not None and _ANOTHER_TURN.search(prepared, leading.end()) is not None
 
 
 def exfiltrates(prepared: str) -> bool:
