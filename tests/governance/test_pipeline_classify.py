@@ -234,3 +234,23 @@ def test_pointing_back_at_what_one_said_or_a_first_day_is_not_momentary(content:
 @pytest.mark.parametrize("content", ["Forget what I just said.", "刚才说的那个先放一边。"])
 def test_a_reference_to_the_last_message_on_its_own_stays_momentary(content: str) -> None:
     assert stage.run(make_context(content)).transient is True
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "Maren: yeah. Last pottery class is tomorrow, I'm so sad. My teacher Bev gave me her stoneware clay.",
+        "I'm so excited! We finally booked the flights to Lisbon for May.",
+        "我好开心！终于定了五月去里斯本的机票。",
+    ],
+)
+def test_a_mood_said_in_passing_leaves_what_the_turn_tells(content) -> None:
+    assert transient_cue(content) is None
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["I'm so tired today, ugh.", "Feeling a bit down this morning. The weather is awful.", "今天好累啊。不想动。"],
+)
+def test_a_turn_that_only_says_a_mood_is_still_transient(content) -> None:
+    assert transient_cue(content) == "mood"

@@ -2,7 +2,9 @@
 
 Strong cues make content transient on their own. A weak "now" cue (today, this time, 这次, 本次)
 does only when nothing in the text says the point is lasting (from now on, always, 以后, 每次):
-"今天好累" and "我们这次聊的是年会预算" are transient, "从今天起回答都用中文" is not.
+"今天好累" and "我们这次聊的是年会预算" are transient, "从今天起回答都用中文" is not. A mood said in passing
+beside a sentence that tells something of its own ("I'm so excited! We booked the flights to Lisbon for
+May") doesn't make the turn transient.
 """
 
 from __future__ import annotations
@@ -307,6 +309,24 @@ def momentary(prepared: str) -> bool:
     return _NOW.search(prepared) is not None and not lasting(prepared)
 
 
+# A sentence that tells something beside the mood: five words or more (eight characters of Chinese).
+_TELLING_EN = re.compile(r"(?:\b[a-z][\w'-]*\b\W+){4,}\b[a-z][\w'-]*")
+_TELLING_ZH = re.compile(r"[\u4e00-\u9fff]{8}")
+
+
+def _says_more_than_a_mood(parts: list[str]) -> bool:
+    """Whether a sentence beside the mood tells something of its own ("I'm so sad. My teacher Bev gave me
+    her stoneware clay to take to York"): a mood said in passing doesn't make the rest of a turn transient."""
+    return any(
+        not _MOOD.search(part)
+        and not _SMALL_TALK.search(part)
+        and not _SMALL_TALK_ONLY.match(part.strip())
+        and not momentary(part)
+        and (_TELLING_EN.search(part) is not None or _TELLING_ZH.search(part) is not None)
+        for part in parts
+    )
+
+
 def transient_cue(text: str) -> str | None:
     """Why ``text`` is transient ("mood", "small_talk", "one_off", "momentary", "steering"), or None."""
     whole = prepare(text)
@@ -316,7 +336,7 @@ def transient_cue(text: str) -> str | None:
     prepared = _without_steering(whole)
     if _ONE_OFF.search(prepared):
         return "one_off"
-    if _MOOD.search(prepared):
+    if _MOOD.search(prepared) and not _says_more_than_a_mood(parts):
         return "mood"
     if _SMALL_TALK_ONLY.match(prepared) or _SMALL_TALK.search(prepared):
         return "small_talk"
