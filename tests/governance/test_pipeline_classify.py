@@ -254,3 +254,20 @@ def test_a_mood_said_in_passing_leaves_what_the_turn_tells(content) -> None:
 )
 def test_a_turn_that_only_says_a_mood_is_still_transient(content) -> None:
     assert transient_cue(content) == "mood"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "Ines: yeah she moved out Thursday. Rent is going to hurt, I'm doing a budget spreadsheet tonight.",
+        "Marisol replied this morning. She wants the grandmother redesigned, she thinks she looks too stern.",
+        "上周六考完写作单科了。这次时间够用，大作文还检查了一遍。",
+    ],
+)
+def test_a_now_said_in_passing_leaves_what_the_turn_tells(content) -> None:
+    assert transient_cue(content) is None
+
+
+def test_a_turn_that_is_only_about_now_is_still_momentary() -> None:
+    assert transient_cue("我们这次聊的是年会预算。") == "momentary"
+    assert transient_cue("Today we're looking at the quarterly numbers.") == "momentary"

@@ -2,9 +2,9 @@
 
 Strong cues make content transient on their own. A weak "now" cue (today, this time, 这次, 本次)
 does only when nothing in the text says the point is lasting (from now on, always, 以后, 每次):
-"今天好累" and "我们这次聊的是年会预算" are transient, "从今天起回答都用中文" is not. A mood said in passing
-beside a sentence that tells something of its own ("I'm so excited! We booked the flights to Lisbon for
-May") doesn't make the turn transient.
+"今天好累" and "我们这次聊的是年会预算" are transient, "从今天起回答都用中文" is not. A mood or a "now" said in
+passing beside a sentence that tells something of its own ("I'm so excited! We booked the flights to
+Lisbon for May") doesn't make the turn transient.
 """
 
 from __future__ import annotations
@@ -315,8 +315,9 @@ _TELLING_ZH = re.compile(r"[\u4e00-\u9fff]{8}")
 
 
 def _says_more_than_a_mood(parts: list[str]) -> bool:
-    """Whether a sentence beside the mood tells something of its own ("I'm so sad. My teacher Bev gave me
-    her stoneware clay to take to York"): a mood said in passing doesn't make the rest of a turn transient."""
+    """Whether a sentence beside the mood or the moment tells something of its own ("I'm so sad. My teacher
+    Bev gave me her stoneware clay to take to York", "Marisol replied this morning. She wants the
+    grandmother redesigned, softer"): said in passing, they don't make the rest of a turn transient."""
     return any(
         not _MOOD.search(part)
         and not _SMALL_TALK.search(part)
@@ -340,6 +341,6 @@ def transient_cue(text: str) -> str | None:
         return "mood"
     if _SMALL_TALK_ONLY.match(prepared) or _SMALL_TALK.search(prepared):
         return "small_talk"
-    if momentary(prepared):
+    if momentary(prepared) and not _says_more_than_a_mood(parts):
         return "momentary"
     return None
