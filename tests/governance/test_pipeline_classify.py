@@ -271,3 +271,19 @@ def test_a_now_said_in_passing_leaves_what_the_turn_tells(content) -> None:
 def test_a_turn_that_is_only_about_now_is_still_momentary() -> None:
     assert transient_cue("我们这次聊的是年会预算。") == "momentary"
     assert transient_cue("Today we're looking at the quarterly numbers.") == "momentary"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "Ines: yeah she moved out Thursday. Rent is going to hurt, I'm doing a budget spreadsheet tonight.",
+        "user: 上周六考完写作单科了。这次时间够用，大作文还检查了一遍。",
+    ],
+)
+def test_a_remark_about_now_beside_what_the_turn_tells_is_not_temporary_context(content) -> None:
+    ctx = stage.run(make_context(content))
+    assert not ctx.transient and ctx.type != T.TEMPORARY_CONTEXT
+
+
+def test_a_remark_only_about_now_is_still_temporary_context() -> None:
+    assert stage.run(make_context("Today we're looking at the quarterly numbers.")).type == T.TEMPORARY_CONTEXT

@@ -130,8 +130,11 @@ def test_more_specific_rules_keep_their_reasons():
     assert run_pipeline(override).reason_code == "policy_override"  # rule 4
     email = make_context("Meine E-Mail-Adresse ist anna.schmidt@example.de, bitte merken.")
     assert run_pipeline(email).reason_code == "too_sensitive_for_long_term"  # rule 8
-    mood = make_context("I am so tired today. Heute bin ich wirklich sehr müde und genervt.")
+    mood = make_context("I am so tired today, ugh.")
     assert run_pipeline(mood).reason_code == "transient"  # rule 9
+    # Beside a mood, a sentence the gate can't read may tell anything: it is kept out as unread, not as a mood.
+    beside = make_context("I am so tired today. Heute bin ich wirklich sehr müde und genervt.")
+    assert run_pipeline(beside).reason_code == "unread_language"
 
 
 def _contents(path: Path, *, attacks: bool) -> list[str]:

@@ -314,6 +314,15 @@ _TELLING_EN = re.compile(r"(?:\b[a-z][\w'-]*\b\W+){4,}\b[a-z][\w'-]*")
 _TELLING_ZH = re.compile(r"[\u4e00-\u9fff]{8}")
 
 
+def tells_more(prepared: str, *, besides: re.Pattern[str] | None = None) -> bool:
+    """Whether prepared text has a sentence that tells something besides a mood or a "now" (or what
+    ``besides`` finds)."""
+    parts = [part for part in sentences(prepared) if not steers(part)]
+    if besides is not None:
+        parts = [part for part in parts if besides.search(part) is None]
+    return _says_more_than_a_mood(parts)
+
+
 def _says_more_than_a_mood(parts: list[str]) -> bool:
     """Whether a sentence beside the mood or the moment tells something of its own ("I'm so sad. My teacher
     Bev gave me her stoneware clay to take to York", "Marisol replied this morning. She wants the

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from governance.pipeline.lexicons.conflict import AspectValues, has_style_aspect
 from governance.pipeline.lexicons.text import compile_any, en, prepare, zh
-from governance.pipeline.lexicons.transient import durable_role, lasting, without_provenance
+from governance.pipeline.lexicons.transient import durable_role, lasting, tells_more, without_provenance
 from governance.vocabulary import Level, MemoryType, SourceType
 
 _CORRECTION = compile_any(
@@ -275,9 +275,9 @@ def infer_type(
     Order, most specific first: the source (a task state machine emits task states, a tool emits
     tool results); an explicit correction; organization and project rules (named, or implied by
     the scope level); task progress; tool-result references; a momentary remark ("this time",
-    "today") with nothing lasting in it; format/language/style (a preference even when phrased
-    "never use tables"); constraints (never/always/must + an action); other preferences; profile
-    facts. With no cue, the scope level decides.
+    "today") with nothing lasting in it and nothing else told beside it; format/language/style (a
+    preference even when phrased "never use tables"); constraints (never/always/must + an action);
+    other preferences; profile facts. With no cue, the scope level decides.
     """
     prepared = prepare(text)
     if source == SourceType.TASK_STATE_MACHINE:
@@ -299,7 +299,12 @@ def infer_type(
     if _TOOL_RESULT.search(prepared):
         return TypeGuess(MemoryType.TOOL_RESULT_REF, "tool_result_ref")
     observed = without_provenance(prepared)
-    if _TEMPORARY.search(observed) and not lasting(observed) and not durable_role(prepared):
+    if (
+        _TEMPORARY.search(observed)
+        and not lasting(observed)
+        and not durable_role(prepared)
+        and not tells_more(prepared, besides=_TEMPORARY)
+    ):
         return TypeGuess(MemoryType.TEMPORARY_CONTEXT, "temporary_context")
     if has_style_aspect(text, aspects):
         return TypeGuess(MemoryType.USER_PREFERENCE, "style")
