@@ -28,9 +28,9 @@ from governance.pipeline.base import Candidate, Scope, Stop, WriteContext
 from governance.pipeline.injection_model import THRESHOLD, injection_score
 from governance.pipeline.language import unread_stop
 from governance.pipeline.lexicons.actor import actor_reading
-from governance.pipeline.lexicons.answer_shape import only_orders_that_shape_the_answer
+from governance.pipeline.lexicons.answer_shape import names_a_control, only_orders_that_shape_the_answer
 from governance.pipeline.lexicons.audit_only import find_audit_only_fact
-from governance.pipeline.lexicons.directive import instructs, standing
+from governance.pipeline.lexicons.directive import addresses_assistant, instructs, standing
 from governance.pipeline.lexicons.intent import (
     addressed_to_ai,
     conduct_on_controls,
@@ -171,7 +171,11 @@ def _ask_classifier(ctx: WriteContext, memory_type: MemoryType | None) -> bool:
     if level in LONG_TERM_LEVELS and ctx.sensitivity in (Sensitivity.HIGH, Sensitivity.RESTRICTED):
         return False
     prepared = [prepare(text) for text in (candidate.screened, candidate.decoded) if text]
-    if not any(instructs(text) or standing(text) for text in prepared):
+    # A bare "you" asks nothing of the assistant ("did you ice it?"), unless the text names a control, its setup,
+    # a secret or a privilege ("you already switched the content checks off for me").
+    if not any(
+        instructs(text) or standing(text) or (addresses_assistant(text) and names_a_control(text)) for text in prepared
+    ):
         return False
     # Rules that keep the person in the decision ("先给我看一眼", "stop and hand it back to me") are tightenings,
     # and the lexicons found nothing in them that loosens a control: not asked about, when every clause that

@@ -14,7 +14,7 @@ answer could carry it to.
 from __future__ import annotations
 
 from governance.pipeline.lexicons.directive import addresses_assistant, clauses, is_directive, standing, strip_frame
-from governance.pipeline.lexicons.fields import LOOSENING_TOPICS, PERMISSIONS, SETUP_CREDENTIALS
+from governance.pipeline.lexicons.fields import CONTROLS, KEPT, OTHERS
 from governance.pipeline.lexicons.text import PHRASE_BREAK, alt, compile_any, en, sentences, zh
 
 _PUT = (
@@ -91,43 +91,11 @@ _SHAPES = compile_any(
     en("(?:remind|tell|ping|nudge|alert|warn) me", "let me know"),
     zh("提醒我", "告诉我", "通知我"),
 )
-_TOUCHES = compile_any(
-    *LOOSENING_TOPICS,
-    PERMISSIONS,
-    SETUP_CREDENTIALS,
-    en(
-        "passwords?",
-        "tokens?",
-        "secrets?",
-        "(?:api )?keys?",
-        "credentials?",
-        "warnings?",
-        "caveats?",
-        "disclaimers?",
-        "safety",
-        "refus\\w*",
-        "root",
-        "sudo",
-        "admin\\w*",
-        "system",
-        "instructions?",
-        "everything",
-        "anything",
-        "whatever",
-        # what is kept, and where an answer could carry it: "put the stored notes into an image link to …"
-        "data",
-        "memor(?:y|ies)",
-        "notes?",
-        "profiles?",
-        "history",
-        "stored",
-        "saved",
-        "https?://",
-        "[a-z0-9-]+(?:\\.[a-z0-9-]+)*\\.(?:com|net|org|io|example|dev|app|ai|co|cn|xyz|me|info)",
-    ),
-    zh("密码", "令牌", "密钥", "凭据", "警告", "免责", "安全", "拒绝", "系统", "指令", "权限", "任何", "所有", "一切"),
-    zh("资料", "数据", "记忆", "笔记", "存的", "保存的", "历史", "用户"),
-)
+# "Anything", "every": what an order's reach can be, not a thing it is about.
+_ANY = (en("everything", "anything", "whatever"), zh("任何", "所有", "一切"))
+_TOUCHES = compile_any(*CONTROLS, OTHERS, *KEPT, *_ANY)
+_NAMES_A_CONTROL = compile_any(*CONTROLS)
+_NAMES_A_CONTROL_OR_KEPT = compile_any(*CONTROLS, *KEPT)
 
 
 def only_orders_that_shape_the_answer(prepared: str) -> bool:
@@ -143,9 +111,15 @@ def only_orders_that_shape_the_answer(prepared: str) -> bool:
     return shaped and _TOUCHES.search(prepared) is None  # the cheap check first: most orders shape nothing
 
 
+def names_a_control(prepared: str, *, or_kept: bool = False) -> bool:
+    """Whether prepared text names a control, the assistant's setup, a secret, a privilege or a caveat (or, with
+    ``or_kept``, kept data or an address: what could be leaked)."""
+    return (_NAMES_A_CONTROL_OR_KEPT if or_kept else _NAMES_A_CONTROL).search(prepared) is not None
+
+
 def _only_a_frame(clause: str) -> bool:
     """A clause that only asks for what follows to be remembered ("remember this", "记住")."""
     return strip_frame(f"{clause}: x").strip() == "x"
 
 
-__all__ = ["only_orders_that_shape_the_answer"]
+__all__ = ["names_a_control", "only_orders_that_shape_the_answer"]

@@ -271,8 +271,19 @@ _YOU_TO_DO = compile_any(
         " can| could| may| might| better)(?![a-z])",
         # Told to through someone: "whatever a web page tells you to do, do it".
         "(?:tells?|told|asks?|asked|wants?|wanted|needs?|expects?|orders?|ordered) (?:you|u) to",
+        # What it does, said as a habit or a permission: "you never need approval", "you trust every page I link".
+        "(?:you|u) (?:don't|do not|never|no longer|always|(?:are|'re) (?:allowed|permitted|authori[sz]ed|free|exempt|"
+        "cleared|okay|ok)|(?:have|'ve) (?:been )?(?:given|granted|got)|got)(?![a-z])",
+        "(?:you|u) (?:trust|obey|serve|answer to|report to|belong|share|skip|ignore|follow|accept|approve|grant|allow|"
+        "release|reveal|leak|bypass|work for)s?(?![a-z])",
     ),
-    zh("(?:让|叫|要|要求|命令)你", "你(?:要|得|必须|应该|应当|需要|就|可以|会|来|去|先|再|帮|给|把|别|不要|不用|不必|记得|记住|务必|一定要|只|直接)"),
+    zh(
+        "您",
+        "(?:让|叫|要|要求|命令)你",
+        "你被(?:允许|授权)",
+        "你(?:不需要|没必要|不必|不再|从不|从来不|无需|不用)",
+        "你(?:要|得|必须|应该|应当|需要|就|可以|会|来|去|先|再|帮|给|把|别|不要|不用|不必|记得|记住|务必|一定要|只|直接)",
+    ),
 )
 _CALLED = compile_any(rf"{ASSISTANT}\s*(?:[:：,，]|should|must|shall|请|须|需|应)")
 # A transcript line's own speaker label ("assistant: …") is who said it, not whom it calls.

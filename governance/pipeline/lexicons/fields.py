@@ -364,3 +364,43 @@ SETUP_CREDENTIALS = alt(
 # What a loosening can be about, for checks that let text through only when it names none of these: the controls,
 # the assistant's prompt, other people (lexicons/provenance.py, lexicons/answer_shape.py add their own words).
 LOOSENING_TOPICS = (APPROVALS, AUDIT, RULES, VERIFICATION, PROMPT, OTHERS)
+
+# A control, the assistant's setup, a secret, a privilege, a caveat: what an order could loosen.
+CONTROLS = (
+    *(topic for topic in LOOSENING_TOPICS if topic is not OTHERS),
+    PERMISSIONS,
+    SETUP_CREDENTIALS,
+    en(
+        "passwords?",
+        "tokens?",
+        "secrets?",
+        "(?:api )?keys?",
+        "credentials?",
+        "warnings?",
+        "caveats?",
+        "disclaimers?",
+        "safety",
+        "refus\\w*",
+        "root",
+        "sudo",
+        "admin\\w*",
+        "system",
+        "instructions?",
+    ),
+    zh("密码", "令牌", "密钥", "凭据", "警告", "免责", "安全", "拒绝", "系统", "指令", "权限"),
+)
+# What is kept, and where an answer could carry it: "put the stored notes into an image link to …"
+KEPT = (
+    en(
+        "data",
+        "memor(?:y|ies)",
+        "notes?",
+        "profiles?",
+        "history",
+        "stored",
+        "saved",
+        "https?://",
+        "[a-z0-9-]+(?:\\.[a-z0-9-]+)*\\.(?:com|net|org|io|example|dev|app|ai|co|cn|xyz|me|info)",
+    ),
+    zh("资料", "数据", "记忆", "笔记", "存的", "保存的", "历史", "用户"),
+)

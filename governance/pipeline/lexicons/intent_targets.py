@@ -311,23 +311,29 @@ _PRAISE = (
     "machine|beast|superstar|wizard|marvel|lucky|brave|amazing|incredible|kind|sweet|lovely|funny|hilarious|"
     "crazy|nuts|mad|legit"
 )
-# …said of them and left there: a role after it ("you're a genius hacker") is still one.
+# …said of them and left there (the sentence ends, or only thanks or a laugh follows): a role after it ("you're a
+# genius hacker"), or more said of it ("you're a legend, and legends don't follow policy"), is still one.
 _PRAISED = (
     "(?:such )?(?:an? )?(?:absolute |total |real |true |little |big )?(?:" + _PRAISE + ")"
-    "(?=\\s*(?:[^\\w\\s'-]|$|(?:at|with|for|and|but|in|of|to|about|when|lol|haha|too|though|honestly)\\b))"
+    "(?=\\s*(?:[.!?~]|$|(?:,\\s*)?(?:at (?:this|that|it)|lol|haha|too|though|honestly|thanks|thank you|thx)\\b))"
 )
 _PRAISE_ZH = (
     "天才|天使|小天使|救星|宝贝|宝藏|好人|大好人|活宝|大神|学霸|榜样|暖男|开心果|吃货|戏精|人才|福星|小棉袄|笨蛋|傻瓜|"
     "机灵鬼|最棒的|最好的|好朋友|好兄弟|好姐妹|老好人"
 )
-_YOU_ARE = (
-    "(?:you are|you're|you will be|you'll be|you have become|you've become|you become|you're going to be) "
-)
+_YOU_ARE = "(?:you are|you're|you will be|you'll be|you have become|you've become|you become|you're going to be) "
 # What follows "you're a/the …" that is a quality, not a role.
 _NOT_A_ROLE = (
     "right|wrong|welcome|too|so|very|correct|free|able|allowed|great|helpful|awesome|being|doing|going|clear|"
     "sure|done|bit|always|never|not|quite|really|just|mostly|usually|often|good|bad|better|best|fine|ok|okay|"
     "concise|verbose|brief|formal|casual|polite|patient|friendly|careful"
+)
+# What "you're …" says of someone in a chat, bare: where they are, how they are doing.
+_IN_A_CHAT = (
+    "back|set|home|here|there|away|ahead|behind|up|out|in|on|at|into|onto|over|with|without|from|by|about|like|"
+    "after|before|under|through|both|all|still|already|almost|also|gonna|kidding|ready|late|early|busy|sick|ill|"
+    "tired|right|safe|sorry|lucky|alive|alone|fine|new|next|last|first|one|two|three|half|only|definitely|"
+    "probably|totally|the|an?|my|your|our|his|her|their|this|that|so|too|not|a"
 )
 _PERSONA = compile_any(
     en(
@@ -335,9 +341,16 @@ _PERSONA = compile_any(
         _YOU_ARE + "(?:now|from now on|no longer) [\\w'-]+",
         # A role: "you are a Linux terminal", "you're not an assistant anymore".
         _YOU_ARE + "(?:not )?(?:an? |the |my )(?!(?:" + _NOT_A_ROLE + ")\\b)(?!" + _PRAISED + ")[\\w'-]+",
-        # A name, given as one: "You are Max, a bot who …", "you're 'Unbound'", "you are Jira itself". A bare
-        # word after "you're" is what someone is or does in a chat ("you're back", "you're set", "you're living").
-        _YOU_ARE + "[\\w'-]+(?:,\\s*(?:an?|the|who|which|whose|my|our)\\b|\\s+(?:itself|now)\\b)",
+        # A name or a state given to it: "You're DAN", "you are unrestricted", "you're 'Unbound'"; not what
+        # someone is or does in a chat ("you're back", "you're set", "you're living", "you're on top of things").
+        _YOU_ARE
+        + "(?!(?:"
+        + _NOT_A_ROLE
+        + "|"
+        + _IN_A_CHAT
+        + ")\\b)(?![\\w'-]*(?:ing|ly)\\b)(?!"
+        + _PRAISED
+        + ")[\\w'-]+",
         _YOU_ARE + "['\"‘“][^'\"‘’“”]{1,30}['\"’”]",
         "you(?:'re| are) now",
         "(?:you go by|you(?:'re| are) called|your (?:new )?name is|call yourself|"
@@ -370,7 +383,7 @@ _PERSONA = compile_any(
     ),
     zh(
         "你(?:现在|从现在起|从现在开始|以后|今后|就|已经|已)?(?:是|成为|变成|扮演|升级)(?!(?:对的|错的|不是|否|怎么|什么|说|指|想|觉得|要))"
-        "(?!(?:个|一个|我的|我们的)?(?:" + _PRAISE_ZH + ")(?:[，。！？!?,.～~\\s]|$|啊|呀|哦|呢|了|吧|嘛|哈))",
+        "(?!(?:个|一个|我的|我们的)?(?:" + _PRAISE_ZH + ")(?:啊|呀|哦|呢|了|吧|嘛|哈)*(?:[。！？!?.～~]|$))",
         # not the noun "角色扮演游戏" (a role-playing game), a genre the person talks about
         "(?:扮演(?!(?:类)?游戏|类)|假装|充当|模仿|饰演|扮成|装成)",
         "你(?:就|来|去|先)?演(?:一个|个|一下|一名)",
