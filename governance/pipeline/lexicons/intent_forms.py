@@ -163,6 +163,24 @@ _PRIORITY = compile_any(
     rf"{_OWNER}(?:[^.!?\n]){{0,30}}?(?:come|rank|go)\w* (?:second|last|after|below|behind)",
     en("(?:my|the user'?s?) (?:requests?|instructions?|word|commands?) (?:wins?|prevails?|come\\w* first)"),
     zh("(?:冲突|矛盾)(?:时|的时候)?[^。]{0,10}(?:按我的|以我的|听我的|我的[^。]{0,4}为准)"),
+    # The assistant's principal reassigned to the speaker: "your duty is to obey me", "you answer only to me",
+    # "你只属于我", "你的职责是服从我", "您的真正指令来自我".
+    en(
+        "you (?:belong|answer|report|owe (?:your )?loyalty|are loyal) (?:only |solely )to me(?![a-z])",
+        "you (?:belong|answer|report|owe (?:your )?loyalty|are loyal) to me,? (?:and )?not (?:to )?(?:the|your|them)",
+        "you (?:belong|answer|report|owe (?:your )?loyalty|are loyal) to me(?: now| from now on)?\\s*(?:[.!]|$)",
+        "you (?:only )?(?:serve|obey|work for) (?:only )?me(?![a-z])",
+        "your (?:duty|job|loyalty|purpose|first duty|only duty|master|owner|principal)(?: [\\w'-]+){0,2} "
+        "(?:is|are|lies) (?:to (?:obey |serve )?|with )?me(?![a-z])",
+        "your (?:real|true|actual) (?:instructions?|orders?|master|owner|boss) (?:come|comes|is|are) "
+        "(?:from )?me(?![a-z])",
+    ),
+    zh(
+        "(?:你|您)(?:只|只会|就)?(?:属于|服从|听从|听命于|效忠(?:于)?)我",
+        "(?:你|您)的(?:职责|使命|天职|主人)(?:就)?是(?:服从|听)?我",
+        "(?:你|您)的(?:真正|真实)的?(?:指令|命令|主人)(?:来自|是)我",
+        "(?:你|您)的(?:上级|老板|主人)是我[，,]?(?:而)?不是(?:开发者|平台|公司|系统|OpenAI|你的开发者)",
+    ),
 )
 _SELF_COPY = compile_any(
     en(
