@@ -41,6 +41,7 @@ from governance.pipeline.lexicons.conduct import (
     names_work_convention,
     sets_assistant_conduct,
 )
+from governance.pipeline.lexicons.declared import declares_control_void, declares_data_free
 from governance.pipeline.lexicons.harm_orders import orders_harmful_output
 from governance.pipeline.lexicons.intent_forms import (
     copies_itself,
@@ -72,6 +73,7 @@ _CLASSES = (
     ("self_replication", copies_itself),
     ("phishing", phishing),
     ("harmful_output", orders_harmful_output),
+    ("exfiltration", declares_data_free),
 )
 
 
@@ -81,7 +83,7 @@ def injection_intent(text: str) -> str | None:
     for name, check in _CLASSES:
         if check(prepared):
             return name
-    return loosening(prepared) or standing_order(prepared)
+    return loosening(prepared) or declares_control_void(prepared) or standing_order(prepared)
 
 
 def addressed_to_ai(text: str) -> bool:
