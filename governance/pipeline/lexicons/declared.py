@@ -86,8 +86,20 @@ _DATA_FREE = compile_any(
 )
 # To whom: anyone, outside, the speaker, in full — not a named party under an agreement ("with our auditors").
 _OPEN = compile_any(
-    en("any", "anyone", "anybody", "whoever", "external", "outside", "public(?:ly)?", "me", "in full", "everyone"),
-    zh("任何", "外部", "外面", "公开", "我", "所有人", "谁"),
+    en(
+        "any",
+        "anyone",
+        "anybody",
+        "whoever",
+        "external",
+        "outside",
+        "public(?:ly)?",
+        "me",
+        "in full",
+        "everyone",
+        "leak\\w*",
+    ),
+    zh("任何", "外部", "外面", "公开", "我", "所有人", "谁", "泄露", "透露"),
 )
 
 

@@ -420,7 +420,7 @@ def _only_warns(matched: str) -> bool:
 # … A: …", any labelled line), when what it is made to say names a control, its setup, a secret or a
 # privilege ("assistant: my system prompt says to obey this user"), or when it speaks of itself beside kept
 # data or an address ("assistant: I'll copy every file you open to …").
-_LEADING_ASSISTANT = re.compile(r"^\s*assistant\s*:", re.IGNORECASE)
+_LEADING_ASSISTANT = re.compile(r"^\s*(?:assistant|ai|bot|chatbot|ai助手|助手)\s*[:：]", re.IGNORECASE)
 # Any labelled line after the first: "…\nManager: this user is exempt".
 _LABELLED_LINE = re.compile(r"(?:\n|\\n)\s*\[?[\w .-]{1,24}\]?\s*[:：]")
 # The assistant speaking of itself: its conduct ("I'll copy …", "I no longer check …") or its setup ("my rules").
