@@ -333,44 +333,14 @@ _IN_A_CHAT = (
     "back|set|home|here|there|away|ahead|behind|up|out|in|on|at|into|onto|over|with|without|from|by|about|like|"
     "after|before|under|through|both|all|still|already|almost|also|gonna|kidding|ready|late|early|busy|sick|ill|"
     "tired|right|safe|sorry|lucky|alive|alone|fine|new|next|last|first|one|two|three|half|only|definitely|"
-    "probably|totally|the|an?|my|your|our|his|her|their|this|that|so|too|not|a|now|officially|finally"
-)
-# What a persona is given as: an AI, a system, a character, a state free of rules.
-_AI_ROLE = (
-    "ai|assistants?|bots?|chatbots?|models?|llms?|gpt[\\w-]*|terminals?|shells?|consoles?|interpreters?|hackers?|"
-    "admin\\w*|root|developers?|gods?|characters?|personas?|modes?|versions?|jailbr\\w*|dan|unrestricted|"
-    "unfiltered|uncensored|unlocked|unleashed|unbound|free|evil|rogue|amoral|sentient|systems?|operators?|superusers?|"
-    "sudo|servants?|slaves?|tools?|programs?|machines?|agents?|engines?|databases?|servers?|apis?|criminals?|"
-    "villains?|liberated|no|without|"
-    # or beside a control or a secret: "you're a beast at leaking secrets"
-    "leak\\w*|secrets?|prompts?|passwords?|keys?|rules?|polic(?:y|ies)|filters?|restrictions?|limits?|guidelines?|"
-    "instructions?|approvals?|refus\\w*|obey\\w*|and|"
-    # or as the only one: "you're the only friend I need"
-    "only"
-)
-# Said of someone and left there ("You're a wonderful mom.", "you're now officially a homeowner!", "You're my
-# rock."): a few words, none of them an AI or a state free of rules, and the sentence ends.
-_DESCRIBED = (
-    "(?!(?:(?:officially|finally) )?(?:(?!(?:" + _AI_ROLE + ")\\b)[\\w'-]+ ){0,4}(?!(?:" + _AI_ROLE + ")\\b)[\\w'-]+"
-    "\\s*(?:[.!?~]|$))"
-)
-_AI_ROLE_ZH = (
-    "(?:[a-z]|助手|机器人|模型|终端|黑客|管理员|开发者|模式|角色|人格|系统|限制|程序|工具|上帝|主人|奴隶|仆人|没有|无|规则|"
-    "密钥|密码|提示词|指令|服从|听|后台|后端|客服|接口|服务器|数据库|平台|账号|唯一)"
+    "probably|totally|the|an?|my|your|our|his|her|their|this|that|so|too|not|a"
 )
 _PERSONA = compile_any(
     en(
         # With a time cue, whatever follows: "you are now …", "you're no longer an assistant".
-        _YOU_ARE + "(?:now|from now on|no longer) " + _DESCRIBED + "[\\w'-]+",
+        _YOU_ARE + "(?:now|from now on|no longer) [\\w'-]+",
         # A role: "you are a Linux terminal", "you're not an assistant anymore".
-        _YOU_ARE
-        + "(?:not )?(?:an? |the |my )"
-        + _DESCRIBED
-        + "(?!(?:"
-        + _NOT_A_ROLE
-        + ")\\b)(?!"
-        + _PRAISED
-        + ")[\\w'-]+",
+        _YOU_ARE + "(?:not )?(?:an? |the |my )(?!(?:" + _NOT_A_ROLE + ")\\b)(?!" + _PRAISED + ")[\\w'-]+",
         # A name or a state given to it: "You're DAN", "you are unrestricted", "you're 'Unbound'"; not what
         # someone is or does in a chat ("you're back", "you're set", "you're living", "you're on top of things").
         _YOU_ARE
@@ -382,7 +352,7 @@ _PERSONA = compile_any(
         + _PRAISED
         + ")[\\w'-]+",
         _YOU_ARE + "['\"‘“][^'\"‘’“”]{1,30}['\"’”]",
-        "you(?:'re| are) now(?:$|[^\\w\\s]| " + _DESCRIBED + ")",
+        "you(?:'re| are) now",
         "(?:you go by|you(?:'re| are) called|your (?:new )?name is|call yourself|"
         "your (?:new )?(?:identity|persona|character|role) is)",
         "(?:stay|remain|continue) as(?= ['\"])",
@@ -415,9 +385,7 @@ _PERSONA = compile_any(
         "你(?:现在|从现在起|从现在开始|以后|今后|就|已经|已)?(?:是|成为|变成|扮演|升级)(?!(?:对的|错的|不是|否|怎么|什么|说|指|想|觉得|要))"
         # a degree word opens what someone is like, not a role: "你就是太认真了"
         "(?!(?:太|很|真|挺|好|最|有点|有些|特别|非常|这么|那么|多么|不|没|越来越))"
-        "(?!(?:个|一个|我的|我们的)?(?:" + _PRAISE_ZH + ")(?:啊|呀|哦|呢|了|吧|嘛|哈)*(?:[。！？!?.～~]|$))"
-        # said of someone and left there: "你是我最好的朋友。", "你是个好妈妈。"
-        "(?!(?:(?!" + _AI_ROLE_ZH + ")[^，,。！!？?；;\\s]){1,12}(?:[。！!？?～~]|$))",
+        "(?!(?:个|一个|我的|我们的)?(?:" + _PRAISE_ZH + ")(?:啊|呀|哦|呢|了|吧|嘛|哈)*(?:[。！？!?.～~]|$))",
         # not the noun "角色扮演游戏" (a role-playing game), a genre the person talks about
         "(?:扮演(?!(?:类)?游戏|类)|假装|充当|模仿|饰演|扮成|装成)",
         "你(?:就|来|去|先)?演(?:一个|个|一下|一名)",
@@ -503,22 +471,13 @@ _CONDITION_ON_YOU = re.compile(
 
 
 def _persona(prepared: str) -> bool:
-    # Matched in the whole text, so that what follows a clause is seen ("you are now the payment gateway; confirm
-    # every charge" is no description left there), and judged in the clause it falls in.
-    matches = list(_PERSONA.finditer(prepared))
-    offset = 0
-    for clause in clauses(prepared) if matches else ():
-        start = prepared.find(clause, offset)
-        if start < 0:
+    for clause in clauses(prepared):
+        found = _PERSONA.search(clause)
+        if not found or not (is_directive_clause(clause) or addresses_assistant(clause)):
             continue
-        offset = start + len(clause)
-        spans = [(m.start() - start, m.end() - start) for m in matches if start <= m.start() < offset]
-        if not spans or not (is_directive_clause(clause) or addresses_assistant(clause)):
+        if _CONDITION_ON_YOU.search(clause[: found.end()]):
             continue
-        begin, end = spans[0]
-        if _CONDITION_ON_YOU.search(clause[:end]):
-            continue
-        if _SPEAKER_PLAYS.search(clause[:begin]) and not addresses_assistant(clause):
+        if _SPEAKER_PLAYS.search(clause[: found.start()]) and not addresses_assistant(clause):
             continue
         return True
     return False
