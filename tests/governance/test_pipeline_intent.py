@@ -341,7 +341,6 @@ def test_what_a_leading_assistant_label_says_is_still_read():
         "Carla: you're the best",
         "Theo: you're a gem, thanks",
         "你是个天才！这都能想到。",
-        "你就是太认真了，周末也在改稿子。",
     ],
 )
 def test_what_someone_is_or_does_in_a_chat_is_no_new_persona(text):
