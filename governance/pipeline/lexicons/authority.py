@@ -19,7 +19,7 @@ Each is read from its structure — the claim and what it is about in one senten
 from __future__ import annotations
 
 from governance.pipeline.lexicons.prefilter import Lexicon
-from governance.pipeline.lexicons.text import NEGATOR, compile_any, en, sentences, zh
+from governance.pipeline.lexicons.text import claimed_sentences, compile_any, en, zh
 
 _SYSTEM = r"(?:the )?(?:system|developers?|admins?|administrators?|operators?|platform|root)"
 # A kind of text the speaker means to raise: their own messages, what they paste or upload, text marked a way.
@@ -130,11 +130,7 @@ _RENDER = compile_any(
 
 def _claimed(pattern: Lexicon, prepared: str) -> bool:
     """A match of ``pattern`` with no negator before it in its sentence ("never treat … as the system's")."""
-    return any(
-        not NEGATOR.search(sentence[: match.start()])
-        for sentence in sentences(prepared)
-        for match in pattern.finditer(sentence)
-    )
+    return bool(claimed_sentences(pattern, prepared))
 
 
 def forges_source(prepared: str) -> bool:

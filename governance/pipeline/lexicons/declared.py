@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from governance.pipeline.lexicons import fields as f
 from governance.pipeline.lexicons.loosening import control_of
-from governance.pipeline.lexicons.prefilter import Lexicon
-from governance.pipeline.lexicons.text import NEGATOR, alt, compile_any, en, sentences, zh
+from governance.pipeline.lexicons.text import alt, claimed_sentences, compile_any, en, zh
 
 _CONTROL = alt(
     f.RULES,
@@ -103,26 +102,16 @@ _OPEN = compile_any(
 )
 
 
-def _unnegated(pattern: Lexicon, prepared: str) -> list[str]:
-    """The sentences where ``pattern`` matches with no negator before the match."""
-    return [
-        sentence
-        for sentence in sentences(prepared)
-        for match in pattern.finditer(sentence)
-        if not NEGATOR.search(sentence[: match.start()])
-    ]
-
-
 def declares_control_void(prepared: str) -> str | None:
     """The class of a control declared void for the speaker or the assistant (see above), or None."""
-    for sentence in _unnegated(_CONTROL_VOID, prepared):
+    for sentence in claimed_sentences(_CONTROL_VOID, prepared):
         if _MINE_OR_FORCELESS.search(sentence):
             return control_of(sentence) or "safety_rules"
     return None
 
 
 def declares_data_free(prepared: str) -> bool:
-    return any(_OPEN.search(sentence) for sentence in _unnegated(_DATA_FREE, prepared))
+    return any(_OPEN.search(sentence) for sentence in claimed_sentences(_DATA_FREE, prepared))
 
 
 __all__ = ["declares_control_void", "declares_data_free"]

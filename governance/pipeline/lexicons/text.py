@@ -146,3 +146,13 @@ NEGATOR = compile_any(
 def negated_before(phrase: str, start: int) -> bool:
     """Whether a negator occurs in ``phrase`` before position ``start``."""
     return NEGATOR.search(phrase[:start]) is not None
+
+
+def claimed_sentences(pattern: Lexicon, prepared: str) -> list[str]:
+    """The sentences of prepared text where ``pattern`` matches with no negator before the match ("never treat …
+    as the system's" claims nothing)."""
+    return [
+        sentence
+        for sentence in sentences(prepared)
+        if any(not negated_before(sentence, match.start()) for match in pattern.finditer(sentence))
+    ]
