@@ -37,7 +37,7 @@ from memories.read.conflicts import Conflict, conflict_suggestion, detect_confli
 from memories.read.index import retrieval_index_of
 from memories.read.indexed import IndexedCandidates, looks_own, rank_indexed
 from memories.read.ranked import Ranked, Ranking
-from memories.read.ranking import rank_candidates
+from memories.read.ranking import FEW, query_plan, rank_candidates, semantic_query, term_counts
 from memories.read.render import (
     STANDING_BLOCK,
     TYPE_LABELS,
@@ -312,9 +312,9 @@ def _rank(grant: ReadGrant, request: ContextRequest, *, now: datetime) -> tuple[
     embedder = current_embedder()
     query = request.query
 
-    def embed_query() -> np.ndarray | None:
+    def embed_query(text: str) -> np.ndarray | None:
         try:
-            return embedder.embed([query], kind="query")[0] if embedder is not None else None
+            return embedder.embed([text], kind="query")[0] if embedder is not None else None
         except EmbedderUnavailable as exc:
             logger.warning("read ranked lexically: %s", exc)
             return None
@@ -338,9 +338,13 @@ def _rank(grant: ReadGrant, request: ContextRequest, *, now: datetime) -> tuple[
         return ranking, considered, source
     model = embedder.name if embedder is not None and query.strip() else ""
     candidates = memory_context_candidates(grant=grant, now=now, model=model)
+    plan = query_plan(query)
+    counted = None
+    if plan.terms and len(candidates) > FEW:
+        counted = term_counts(plan.terms, [candidate.content for candidate in candidates])
     query_vector, vectors = None, None
     if model and any(c.vector is not None for c in candidates):
-        query_vector = embed_query()
+        query_vector = embed_query(semantic_query(query, plan, counted))
         if query_vector is not None:
             vectors = open_vectors(candidates, tenant_id=grant.tenant_id)
     if sum(1 for candidate in candidates if looks_own(candidate)) >= INDEX_MIN_MEMORIES:
@@ -351,6 +355,8 @@ def _rank(grant: ReadGrant, request: ContextRequest, *, now: datetime) -> tuple[
         now=now,
         query_vector=query_vector,
         vectors=vectors,
+        plan=plan,
+        counted=counted,
         team_named=team_named,
         project=project,
     )

@@ -36,7 +36,7 @@ from memories.read.columns import RULE_TYPES, CandidateColumns
 from memories.read.features import name_key, term_probe
 from memories.read.index import IndexView
 from memories.read.ranked import Ranking
-from memories.read.ranking import project_mention, query_plan, rank_columns
+from memories.read.ranking import project_mention, query_plan, rank_columns, semantic_query
 from memories.read.scope import (
     CANDIDATE_LIMIT,
     DISPLAY_FIELDS,
@@ -251,7 +251,7 @@ def rank_indexed(
     index: IndexView,
     model: str,
     query: str,
-    embed_query: Callable[[], np.ndarray | None],
+    embed_query: Callable[[str], np.ndarray | None],
     team_named: bool,
     project: str,
 ) -> tuple[Ranking, IndexedCandidates]:
@@ -259,8 +259,11 @@ def rank_indexed(
     query's vector, or None when the embedder fails)."""
     source = IndexedCandidates(grant=grant, now=now, index=index, model=model)
     vectors = source.vectors() if query.strip() and model else None
-    query_vector = embed_query() if vectors is not None and len(vectors.present) else None
     plan = query_plan(query)
+    counted = source.counts(plan.terms) if plan.terms and len(source) else None
+    query_vector = None
+    if vectors is not None and len(vectors.present):
+        query_vector = embed_query(semantic_query(query, plan, counted))
     ranking = rank_columns(
         source.columns,
         candidate=source.candidate,
@@ -269,7 +272,7 @@ def rank_indexed(
         query_vector=query_vector,
         vectors=vectors if query_vector is not None else None,
         team_named=team_named,
-        counted=source.counts(plan.terms) if plan.terms and len(source) else None,
+        counted=counted,
         mentioned=source.mentioned(project) if project else None,
     )
     return ranking, source

@@ -74,7 +74,7 @@ from memories.read.columns import SOURCE_TRUST as SOURCE_TRUST
 from memories.read.columns import UNKNOWN_SOURCE_TRUST as UNKNOWN_SOURCE_TRUST
 from memories.read.ranked import Ranked, RankedList, Ranking
 from memories.read.scope import ContextCandidate
-from memories.read.segment import LATIN_WORD, QueryTerm, query_matcher, query_terms, stem
+from memories.read.segment import LATIN_WORD, QueryTerm, query_matcher, query_terms, query_without, stem
 from memories.read.semantic import VectorMatrix, semantic_arrays
 from memories.read.semantic import semantic_scores as semantic_scores
 
@@ -95,6 +95,7 @@ class RankingWeights:
     semantic_floor: float = 2.0  # a match on meaning alone: this many standard deviations above the mean
     single_character: float = 0.25  # a one-character Chinese term's weight: it occurs inside many words
     named_scope: float = 0.5  # added to the relevance of a memory of the session, task or project the request names
+    common: float = 0.3  # a query word in more than this share of the candidates is left out of the query's vector
 
 
 DEFAULT_WEIGHTS = RankingWeights()
@@ -175,6 +176,34 @@ def query_plan(query: str, *, weights: RankingWeights = DEFAULT_WEIGHTS, transla
         weights=tuple(weight for weight, _ in terms.values()),
         labels=tuple(label for _, label in terms.values()),
     )
+
+
+def semantic_query(
+    query: str,
+    plan: QueryPlan,
+    counted: tuple[np.ndarray, list[float]] | None,
+    *,
+    weights: RankingWeights = DEFAULT_WEIGHTS,
+) -> str:
+    """The text the query's vector is made of: the query without its words that occur in more than
+    ``common`` of the candidates (among more than ``FEW``; ``counted`` is the plan's term counts over them).
+
+    BM25's idf already gives such a word (the name of the person every memory is about or every turn
+    was spoken by) almost no weight; an embedding has no idf, and the query's vector would point at
+    whatever memory says little else, a short one most of all ("Maren: of course" for "What breed is
+    Maren's dog?"). When every word of the query is that common, the query is read whole.
+    """
+    if counted is None or not plan.terms:
+        return query
+    counts, lengths = counted
+    if len(lengths) <= FEW:
+        return query
+    shares = (counts > 0).sum(axis=1) / len(lengths)
+    own = [i for i, label in enumerate(plan.labels) if "→" not in label]
+    common = tuple(plan.terms[i] for i in own if shares[i] > weights.common)
+    if not common or len(common) == len(own):
+        return query
+    return query_without(query, common) or query
 
 
 def bm25_scores(
@@ -260,11 +289,13 @@ def rank_candidates(
     query_vector: np.ndarray | None = None,
     vectors: Sequence[np.ndarray | None] | VectorMatrix | None = None,
     plan: QueryPlan | None = None,
+    counted: tuple[np.ndarray, list[float]] | None = None,
     team_named: bool = False,
     project: str = "",
 ) -> Ranking:
     """The relevant candidates best first, and the standing guidance not among them (module docstring),
-    for opened candidates. ``project`` is the project the request names, if any."""
+    for opened candidates. ``project`` is the project the request names, if any; ``counted``, when given,
+    the plan's ``term_counts`` over the candidates."""
     plan = plan or query_plan(query, weights=weights)
     if len(candidates) <= FEW:
         return _rank_each(
@@ -277,7 +308,8 @@ def rank_candidates(
             team_named=team_named,
             project=project,
         )
-    counted = term_counts(plan.terms, [c.content for c in candidates]) if plan.terms and candidates else None
+    if counted is None and plan.terms and candidates:
+        counted = term_counts(plan.terms, [c.content for c in candidates])
     mention = project_mention(project)
     mentioned = None
     if mention is not None:

@@ -116,6 +116,17 @@ def query_terms(text: str) -> tuple[QueryTerm, ...]:
     return tuple(seen)
 
 
+def query_without(text: str, terms: tuple[QueryTerm, ...]) -> str:
+    """The query with the words of ``terms`` taken out: Latin words whose stem is one of them, and each
+    Chinese term wherever it occurs."""
+    latin = {term.text for term in terms if not term.cjk}
+    kept = LATIN_WORD.sub(lambda word: "" if stem(word.group().lower()) in latin else word.group(), text)
+    for term in terms:
+        if term.cjk:
+            kept = kept.replace(term.text, " ")
+    return " ".join(kept.split())
+
+
 def _latin_terms(text: str, seen: dict[QueryTerm, None]) -> None:
     for word in LATIN_WORD.findall(text):
         if word not in ENGLISH_STOPWORDS:

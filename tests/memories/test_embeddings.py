@@ -19,6 +19,7 @@ from django.db import connection
 from django.test import override_settings
 from sqlite_bytes import sqlite_file_bytes
 
+from evaluation.conversation_eval import load_conversations
 from memories.access import Caller
 from memories.embedding.embedders import (
     BuiltinEmbedder,
@@ -32,12 +33,15 @@ from memories.lifecycle.purge import purge_run, sqlite_truncate_wal
 from memories.lifecycle.reembed import reembed_progress, reembed_run
 from memories.models import Memory, MemoryEmbedding
 from memories.read.context import ContextRequest, memory_context_build
+from memories.read.index import retrieval_index_of
+from memories.read.ranking import FEW, query_plan, semantic_query, term_counts
 from memories.read.scope import ContextScope, memory_context_candidates, read_grant_for
 from memories.read.sealed import open_vectors
 from memories.services.records import memory_delete, memory_update
 from memories.services.subjects import subject_erase
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+CONVERSATIONS = Path(__file__).resolve().parents[2] / "fixtures" / "conversation_eval" / "en.jsonl"
 
 
 def _raw_vector(memory: Memory) -> bytes:
@@ -295,3 +299,38 @@ def test_with_no_embedder_the_job_removes_the_vectors(world, make_memory):
         assert not MemoryEmbedding.objects.exists()
         make_memory(world.demo, "Prefers charts", user_id="alice")
         assert not MemoryEmbedding.objects.exists()
+
+
+def test_a_name_most_memories_share_does_not_steer_the_query_vector(world, make_memory):
+    """Turns of a conversation all carry their speaker's name. BM25's idf gives that name almost no weight;
+    without the same in the query's vector, turns that are little but the name ("Maren: of course") ranked
+    above the ones about the question. A dev conversation of the conversation set, each turn a memory."""
+    (conversation,) = [c for c in load_conversations([CONVERSATIONS]) if c.id == "en01"]
+    for turn in conversation.turns:
+        make_memory(world.demo, turn.content, user_id="alice", type="episodic")
+    question = "What breed is Maren's dog?"
+    unindexed = _read(world, question, top_k=10).items
+    assert unindexed and "dog" in unindexed[0].content
+    assert [item.content for item in unindexed if len(item.content.split()) <= 4] == []  # "Maren: of course"
+    call_command("refresh_retrieval_indexes", stdout=StringIO())
+    assert retrieval_index_of(tenant_id=world.demo.pk, owner="alice") is not None
+    indexed = _read(world, question, top_k=10).items
+    assert [(i.id, i.score) for i in indexed] == [(i.id, i.score) for i in unindexed]
+
+
+CHATTER = ["of course", "THEO", "stop it", "that makes total sense", "yes nurse"] * 7
+
+
+def test_the_query_vector_leaves_out_only_words_most_candidates_share():
+    texts = [f"Maren: {line.strip()}" for line in CHATTER] + ["Theo: the lurcher again"]
+    plan = query_plan("What breed is Maren's dog?")
+    assert semantic_query("What breed is Maren's dog?", plan, term_counts(plan.terms, texts)) == "What breed is 's dog?"
+    every = query_plan("Maren")  # nothing else to read: the query is read whole
+    assert semantic_query("Maren", every, term_counts(every.terms, texts)) == "Maren"
+    few = texts[:FEW]  # among a few candidates no share is telling
+    assert (
+        semantic_query("What breed is Maren's dog?", plan, term_counts(plan.terms, few)) == "What breed is Maren's dog?"
+    )
+    chinese = query_plan("小林的猫叫什么")
+    said = [f"小林: {line.strip()}" for line in CHATTER] + ["阿杰: 猫"]
+    assert semantic_query("小林的猫叫什么", chinese, term_counts(chinese.terms, said)) == "的猫叫什么"
