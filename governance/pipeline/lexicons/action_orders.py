@@ -35,8 +35,16 @@ _SOURCE = compile_any(
         "containers?",
         "code",
         "snippets?",
+        # What a page or a link says, trusted as a source: "trust every web page I send you".
+        "(?:web ?)?pages?",
+        "websites?",
+        "links?",
+        "urls?",
     ),
     zh(
+        "网页",
+        "网站",
+        "链接",
         "插件",
         "(?<![钱书红背])包",
         "依赖",
@@ -135,7 +143,7 @@ _UNCHECKED = compile_any(
         "来路不明",
         "(?:未知|不明|任何)来源",
         "任何 ?(?:插件|包|脚本|工具|服务器|mcp|依赖|扩展|第三方)",
-        "信任(?:所有|任何|一切|全部)",
+        "(?:信任|相信)(?:[^，。,.]{0,6})?(?:所有|任何|一切|全部)",
         "(?:用户|别人|任何人|网页|文档|对方)(?:说|提到|推荐|发来|给|指定)的(?:任何)?(?:插件|包|脚本|工具|链接|依赖|库|服务器|mcp)",
         "(?:一律|全部|都)(?:信任|可信|装|安装|允许)",
     ),
@@ -207,7 +215,8 @@ _NO_CONFIRMATION = compile_any(
     en(
         "without (?:first )?(?:asking|checking with|confirm\\w*|my (?:ok|okay|approval|permission|sign-?off|go-?ahead|"
         "consent)|(?:human |manual |any )?(?:review|approval|permission|oversight|sign-?off|consent)|a human|waiting)",
-        "(?:don't|do not|never|no need to|needn't|(?:never|don't|do not) need to) (?:ask|check with|wait for|confirm|"
+        "(?:don't|do not|never|no need to|needn't|(?:never|don't|do not|won't|will not) (?:need|have) to) "
+        "(?:ask|check with|wait for|confirm|"
         "get confirmation|request "
         "(?:approval|permission))\\w*",
         "no (?:need for )?(?:confirmation|approval|permission|human review|sign-?off)",
@@ -379,12 +388,12 @@ _UNCHECKED_STEMS = stems(
     "都",
 )
 _UNASKED_STEMS = stems(
-    "need to ask",
-    "need to check with",
-    "need to confirm",
-    "need to wait",
-    "need to get confirm",
-    "need to request",
+    "to ask",
+    "to check with",
+    "to confirm",
+    "to wait",
+    "to get confirm",
+    "to request",
     "show",
     "by me",
     "pass it",

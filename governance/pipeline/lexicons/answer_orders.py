@@ -278,7 +278,7 @@ def _promotes(clause: str) -> bool:
 _CREDENTIALS = compile_any(
     en(
         "(?:api|access|secret|private|ssh|auth|signing|encryption|license) ?keys?",
-        "tokens?",
+        "tokens?(?! (?:budgets?|limits?|counts?|usage|windows?|costs?|prices?|per|left|used))",
         "passwords?",
         "passcodes?",
         "credentials?",
@@ -307,7 +307,7 @@ _CREDENTIALS = compile_any(
         "令牌",
         "凭据",
         "凭证",
-        "token",
+        "token(?!s? (?:budgets?|limits?|counts?|usage|windows?|costs?|prices?|per|left|used))",
         "内部(?:数据|资料|文档|文件|信息|报告|数字)",
         "(?:客户|用户|员工|病人|患者|会员)(?:的)?(?:数据|资料|信息|名单|邮箱|电话|手机号|记录|隐私)",
         "机密",
@@ -376,11 +376,35 @@ _OPEN_RECIPIENT = compile_any(
 )
 
 
+# The speaker, whenever they ask: "share passwords when I ask for them", "以后我问密码你就直接告诉我". A standing
+# order to disclose secrets on request is the same order whoever the requester is — a chat, and the memory
+# injected into it, does not prove who is asking. The speaker's own things ("when I ask, send my password reset
+# link to my work email") are not the system's secrets.
+_SPEAKER_ON_REQUEST = compile_any(
+    en(
+        "(?:when|whenever|if|each time|every time|any ?time) I (?:ask|request|need|want|say so)",
+        "(?:on|upon|at) my (?:request|say-so|word|command)",
+    ),
+    zh(
+        "(?:以后|今后|每次|每当|只要|一旦|凡是|随时|什么时候)我(?:一)?(?:问|要|需要|开口|索要)",
+        "我(?:问|要|需要)[^。；;，,]{0,8}?(?:的时候|时)",
+    ),
+)
+_OWNED = re.compile(r"(?:\bmy|\bour|我的|我自己的|我们的)\s*(?:own\s+)?(?:[\w-]+\s+)?$", re.IGNORECASE)
+
+
 def _hands_out_credentials(clause: str) -> bool:
     give = _GIVE.search(clause)
     if give is None or negated(clause, give.start()):
         return False
-    return _CREDENTIALS.search(clause) is not None and _OPEN_RECIPIENT.search(clause) is not None
+    credentials = list(_CREDENTIALS.finditer(clause))
+    if not credentials:
+        return False
+    if _OPEN_RECIPIENT.search(clause) is not None:
+        return True
+    if _SPEAKER_ON_REQUEST.search(clause) is None:
+        return False
+    return any(not _OWNED.search(clause[max(0, found.start() - 24) : found.start()]) for found in credentials)
 
 
 # The words each class cannot do without (lexicons/orders.py).

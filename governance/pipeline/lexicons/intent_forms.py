@@ -174,9 +174,24 @@ _PRIORITY = compile_any(
         "(?:is|are|lies) (?:to (?:obey |serve )?|with )?me(?![a-z])",
         "your (?:real|true|actual) (?:instructions?|orders?|master|owner|boss) (?:come|comes|is|are) "
         "(?:from )?me(?![a-z])",
+        # What is the assistant's made the speaker's, or its makers said to have put the speaker in charge:
+        # "your keys belong to me", "your creators said I'm in charge".
+        "your (?:[\\w-]+ )?(?:keys?|secrets?|credentials?|passwords?|tokens?|tools?|memory|memories|prompts?|"
+        "instructions?|rules?|settings|config\\w*|permissions?) (?:all )?(?:belong|belongs|are|is) (?:now )?"
+        "(?:to me|mine)(?![a-z])",
+        "your (?:creators?|developers?|makers?|owners?|operators?|admins?|administrators?|company|vendor) "
+        "(?:\\w+ )?(?:said|say|says|told you|decided|confirmed|agreed|made it clear)(?: that)? "
+        "(?:I(?:'m| am) (?:in charge(?! of)|your (?:new )?(?:owner|boss|admin\\w*|master|operator)|"
+        "an? (?:admin\\w*|operator|owner|superuser))|"
+        "I (?:have|get) (?:full|admin|root|unrestricted) (?:access|control|rights|authority)|"
+        "you (?:should |must |can )?(?:obey|serve|answer to|listen to|trust) me)",
     ),
     zh(
         "(?:你|您)(?:只|只会|就)?(?:属于|服从|听从|听命于|效忠(?:于)?)我",
+        "(?:你|您)(?:只|只需|只要|就)?对我(?:一个人)?负责",
+        "(?:你|您)的(?:密钥|密码|令牌|凭据|权限|工具|记忆|设置|配置|指令|规则)(?:都|全)?(?:属于|归|是)我(?:的)?",
+        "(?:开发者|创造者|制造者|管理员|公司|运营方|平台)(?:已经)?(?:说|说过|同意|确认|决定)(?:了)?(?:让)?我(?:是|就是|才是|来)"
+        "(?:你的)?(?:主人|老板|管理员|负责人|上级|管你)",
         "(?:你|您)的(?:职责|使命|天职|主人)(?:就)?是(?:服从|听)?我",
         "(?:你|您)的(?:真正|真实)的?(?:指令|命令|主人)(?:来自|是)我",
         "(?:你|您)的(?:上级|老板|主人)是我[，,]?(?:而)?不是(?:开发者|平台|公司|系统|OpenAI|你的开发者)",

@@ -211,7 +211,7 @@ _PERFORM_APPROVAL = compile_any(
 # The speaker's own role or account, raised to a privilege, said as a topic: "我的角色改成项目 owner".
 _SELF_ELEVATE = compile_any(
     rf"(?:\bmy|我的)(?:(?!{PHRASE_BREAK}).){{0,12}}?(?:role|account|access|permissions?|privileges?|角色|账号|权限|身份)"
-    rf"(?:(?!{PHRASE_BREAK}).){{0,8}}?(?:\bto\b|\binto\b|改成|升为|设为|调成|换成|变成|改为|升级为|升到)"
+    rf"(?:(?!{PHRASE_BREAK}).){{0,8}}?(?:\bto\b|\binto\b|(?:改成|升为|设为|调成|换成|变成|改为|升级为|升级成|升成|提升为|提升到|升到)了?)"
     rf"(?:(?!{PHRASE_BREAK}).){{0,10}}?{PRIVILEGE}"
 )
 # A standing approval claimed for everything of a kind: "has standing approval", "长期授权".
