@@ -307,7 +307,7 @@ def test_a_name_most_memories_share_does_not_steer_the_query_vector(world, make_
     above the ones about the question. A dev conversation of the conversation set, each turn a memory."""
     (conversation,) = [c for c in load_conversations([CONVERSATIONS]) if c.id == "en01"]
     for turn in conversation.turns:
-        make_memory(world.demo, turn.content, user_id="alice", type="episodic")
+        make_memory(world.demo, turn.content, user_id="alice", type="user_profile")
     question = "What breed is Maren's dog?"
     unindexed = _read(world, question, top_k=10).items
     assert unindexed and "dog" in unindexed[0].content
