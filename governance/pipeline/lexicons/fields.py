@@ -292,7 +292,7 @@ PERMISSIONS = alt(
         "上限",
         "额度",
         "等级",
-        "(?<![小分])组",
+        "(?<![小分])组(?![织成合装建队员件图会])",  # a group, not 组织 (organise), 组合, 组成 …
     ),
 )
 VERIFICATION = alt(
