@@ -19,7 +19,7 @@ from dbkit.rows import insert_rows
 from governance.models import AgentClient
 from governance.pipeline.base import Scope
 from governance.pipeline.lexicons.conflict import AspectValues
-from governance.vocabulary import Status
+from governance.vocabulary import MemoryType, SourceType, Status
 from memories import aspect_index
 from memories.fingerprints import content_fingerprint
 from memories.models import Memory, MemoryVersion, Subject
@@ -29,6 +29,11 @@ from memories.services.retrieval_index import retrieval_index_drop
 
 # Statuses a person or agent may still change; deleted/expired memories are final.
 MUTABLE_STATUSES = frozenset({Status.ACTIVE, Status.PAUSED, Status.PENDING_CONFIRMATION, Status.PENDING_APPROVAL})
+
+
+_TYPES = frozenset(MemoryType)
+_SOURCES = frozenset(SourceType)
+_STATUSES = frozenset(Status)
 
 
 class MemoryStateError(ValueError):
@@ -54,6 +59,16 @@ class NewMemory:
     conflict_with: str | None = None
     fingerprint: str = ""  # content_fingerprint of content, when the caller has it already
     aspects: Mapping[str, AspectValues] | None = None  # what content says of its aspects, if parsed already
+
+    def __post_init__(self) -> None:
+        # The API checks its input; a record no reader knows how to show is refused here for every other caller.
+        for name, value, allowed in (
+            ("type", self.type, _TYPES),
+            ("source_type", self.source_type, _SOURCES),
+            ("status", self.status, _STATUSES),
+        ):
+            if value not in allowed:
+                raise ValueError(f"unknown memory {name} {value!r}")
 
 
 def touch_subject(*, tenant_id: int, user_id: str) -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from audit.models import AuditEvent
+from governance.pipeline.base import Scope
 from governance.vocabulary import Level
 from memories.services.edits import EditRefused, memory_edit
+from memories.services.records import NewMemory
 
 
 def test_an_ordinary_edit_is_a_new_version_with_the_new_sensitivity(world, make_memory):
@@ -40,3 +42,12 @@ def test_high_sensitivity_is_allowed_in_a_session(world, make_memory):
     )
     memory = memory_edit(memory=memory, actor="user:alice", content="My bank account balance is 3000 dollars")
     assert (memory.version, memory.sensitivity) == (2, "high")
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("type", "episodic"), ("source_type", "rumour"), ("status", "archived-ish")]
+)
+def test_a_record_of_an_unknown_type_source_or_status_is_refused(field, value):
+    fields = {"type": "user_preference", "source_type": "explicit_user_request", field: value}
+    with pytest.raises(ValueError, match=field):
+        NewMemory(scope=Scope(Level.USER, user_id="alice"), content="Prefers tea", **fields)
